@@ -1,0 +1,14 @@
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function segment(value: string): string {
+  if (!SAFE_SEGMENT.test(value) || value.includes('..')) throw new Error(`unsafe blob key segment: ${value}`);
+  return value;
+}
+
+/** Blob keys are built only here, from ids we minted, so no key can climb out of its folder. */
+export const blobKeys = {
+  emailPrefix: (tenantId: string, emailId: string) => `emails/${segment(tenantId)}/${segment(emailId)}/`,
+  eml: (tenantId: string, emailId: string) => `${blobKeys.emailPrefix(tenantId, emailId)}message.eml`,
+  attachment: (tenantId: string, emailId: string, attachmentId: string) =>
+    `${blobKeys.emailPrefix(tenantId, emailId)}attachments/${segment(attachmentId)}`,
+};

@@ -1,0 +1,89 @@
+import type { Kysely, Selectable } from 'kysely';
+import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import type { LogStatus, LogType } from '../../../core/vocab.js';
+import type { Database } from '../schema.js';
+import { parseJson } from '../sql.js';
+
+export interface ActivityLogEntry {
+  id: string;
+  tenantId: string;
+  environmentId: string | null;
+  emailId: string | null;
+  type: LogType;
+  status: LogStatus;
+  message: string;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface ActivityLogFilter {
+  type?: LogType;
+  status?: LogStatus;
+  emailId?: string;
+  environmentId?: string;
+}
+
+type Row = Selectable<Database['activity_logs']>;
+
+const toEntry = (row: Row): ActivityLogEntry => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  environmentId: row.environment_id,
+  emailId: row.email_id,
+  type: row.type as LogType,
+  status: row.status as LogStatus,
+  message: row.message,
+  metadata: parseJson<Record<string, unknown>>(row.metadata_json),
+  createdAt: row.created_at,
+});
+
+export class ActivityLogRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async append(entries: ActivityLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db
+      .insertInto('activity_logs')
+      .values(
+        entries.map((e) => ({
+          id: e.id,
+          tenant_id: e.tenantId,
+          environment_id: e.environmentId,
+          email_id: e.emailId,
+          type: e.type,
+          status: e.status,
+          message: e.message,
+          metadata_json: JSON.stringify(e.metadata),
+          created_at: e.createdAt,
+        })),
+      )
+      .execute();
+  }
+
+  async get(tenantId: string, id: string): Promise<ActivityLogEntry | undefined> {
+    const row = await this.db.selectFrom('activity_logs').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return row && toEntry(row);
+  }
+
+  /** Newest first; `seq` breaks ties between entries written in the same millisecond. */
+  async list(tenantId: string, filter: ActivityLogFilter, request: PageRequest): Promise<Page<ActivityLogEntry>> {
+    let base = this.db.selectFrom('activity_logs').where('tenant_id', '=', tenantId);
+    if (filter.type !== undefined) base = base.where('type', '=', filter.type);
+    if (filter.status !== undefined) base = base.where('status', '=', filter.status);
+    if (filter.emailId !== undefined) base = base.where('email_id', '=', filter.emailId);
+    if (filter.environmentId !== undefined) base = base.where('environment_id', '=', filter.environmentId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('seq', 'desc').limit(request.perPage).offset(offsetOf(request)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return makePage(rows.map(toEntry), Number(count.n), request);
+  }
+
+  async updateStatus(id: string, status: LogStatus, message: string, metadata: Record<string, unknown>): Promise<void> {
+    await this.db
+      .updateTable('activity_logs')
+      .set({ status, message, metadata_json: JSON.stringify(metadata) })
+      .where('id', '=', id)
+      .execute();
+  }
+}

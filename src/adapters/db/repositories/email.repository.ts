@@ -1,0 +1,264 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
+import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
+import type { Database } from '../schema.js';
+import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
+
+export interface EmailFilter {
+  from?: string;
+  to?: string;
+  subject?: string;
+  read?: boolean;
+  environmentId?: string;
+  inboxId?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+export interface EmailSort {
+  field: EmailSortField;
+  order: SortOrder;
+}
+
+/** What ingest stores for one email: the row, its bodies and its attachments' metadata and blob keys. */
+export interface NewEmail {
+  email: Email;
+  textBody: string | null;
+  htmlBody: string | null;
+  headers: Record<string, string>;
+  emlKey: string;
+  attachmentKeys: string[];
+}
+
+export interface StoredAttachment extends AttachmentMeta {
+  blobKey: string;
+}
+
+type EmailRow = Database['emails'];
+type AttachmentRow = Database['attachments'];
+
+const SORT_COLUMNS = { createdAt: 'created_at', from: 'from_address', subject: 'subject' } as const;
+
+/** Columns for list and get: everything but the bodies and headers, which can be large. */
+const SUMMARY_COLUMNS = [
+  'id', 'tenant_id', 'environment_id', 'base_email_id', 'message_id', 'from_address', 'to_json', 'cc_json', 'bcc_json',
+  'subject', 'date', 'read', 'has_attachments', 'snippet', 'spf_result', 'dkim_result', 'dmarc_result', 'auth_summary',
+  'auth_diagnostics_json', 'size', 'remote_address', 'created_at', 'updated_at',
+] as const;
+type SummaryRow = Pick<EmailRow, (typeof SUMMARY_COLUMNS)[number]>;
+
+const toAttachment = (row: AttachmentRow): StoredAttachment => ({
+  id: row.id,
+  filename: row.filename,
+  contentType: row.content_type,
+  size: row.size,
+  contentId: row.content_id,
+  disposition: row.disposition === 'inline' ? 'inline' : 'attachment',
+  blobKey: row.blob_key,
+});
+
+const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  environmentId: row.environment_id,
+  baseEmailId: row.base_email_id,
+  messageId: row.message_id,
+  from: row.from_address,
+  to: parseJson<string[]>(row.to_json),
+  cc: parseJson<string[]>(row.cc_json),
+  bcc: parseJson<string[]>(row.bcc_json),
+  subject: row.subject,
+  date: row.date,
+  read: fromFlag(row.read),
+  hasAttachments: fromFlag(row.has_attachments),
+  attachments,
+  snippet: row.snippet,
+  spfResult: row.spf_result as AuthResult,
+  dkimResult: row.dkim_result as AuthResult,
+  dmarcResult: row.dmarc_result as AuthResult,
+  authSummary: row.auth_summary,
+  authDiagnostics: parseJson<AuthDiagnostics>(row.auth_diagnostics_json),
+  size: row.size,
+  remoteAddress: row.remote_address,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+function emailRow(item: NewEmail): EmailRow {
+  const { email } = item;
+  return {
+    id: email.id,
+    tenant_id: email.tenantId,
+    environment_id: email.environmentId,
+    base_email_id: email.baseEmailId,
+    message_id: email.messageId,
+    from_address: email.from,
+    to_json: JSON.stringify(email.to),
+    cc_json: JSON.stringify(email.cc),
+    bcc_json: JSON.stringify(email.bcc),
+    recipients_search: [...email.to, ...email.cc, ...email.bcc].join(', ').toLowerCase(),
+    subject: email.subject,
+    date: email.date,
+    read: toFlag(email.read),
+    has_attachments: toFlag(email.hasAttachments),
+    snippet: email.snippet,
+    text_body: item.textBody,
+    html_body: item.htmlBody,
+    headers_json: JSON.stringify(item.headers),
+    spf_result: email.spfResult,
+    dkim_result: email.dkimResult,
+    dmarc_result: email.dmarcResult,
+    auth_summary: email.authSummary,
+    auth_diagnostics_json: JSON.stringify(email.authDiagnostics),
+    size: email.size,
+    eml_key: item.emlKey,
+    remote_address: email.remoteAddress,
+    created_at: email.createdAt,
+    updated_at: email.updatedAt,
+  };
+}
+
+export class EmailRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(item: NewEmail): Promise<void> {
+    await this.db.insertInto('emails').values(emailRow(item)).execute();
+    if (item.email.attachments.length === 0) return;
+    await this.db
+      .insertInto('attachments')
+      .values(
+        item.email.attachments.map((a, position) => ({
+          id: a.id,
+          email_id: item.email.id,
+          tenant_id: item.email.tenantId,
+          position,
+          filename: a.filename,
+          content_type: a.contentType,
+          size: a.size,
+          content_id: a.contentId,
+          disposition: a.disposition,
+          blob_key: item.attachmentKeys[position] ?? '',
+        })),
+      )
+      .execute();
+  }
+
+  async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
+    const base = this.filtered(tenantId, filter);
+    const column = SORT_COLUMNS[sort.field];
+    const [rows, count] = await Promise.all([
+      base
+        .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
+        .orderBy(`emails.${column}`, sort.order)
+        .orderBy('emails.id', sort.order)
+        .limit(request.perPage)
+        .offset(offsetOf(request))
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const attachments = await this.attachmentsOf(rows.map((r) => r.id));
+    const emails = rows.map((row) => toEmail(row, attachments.get(row.id) ?? []));
+    return makePage(emails, Number(count.n), request);
+  }
+
+  async get(tenantId: string, id: string): Promise<Email | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select(SUMMARY_COLUMNS)
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const attachments = await this.attachmentsOf([id]);
+    return toEmail(row, attachments.get(id) ?? []);
+  }
+
+  async getContent(tenantId: string, id: string): Promise<EmailContent | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select(['html_body', 'text_body', 'headers_json'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { html: row.html_body, text: row.text_body, headers: parseJson<Record<string, string>>(row.headers_json) };
+  }
+
+  async getEmlKey(tenantId: string, id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select('eml_key')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.eml_key;
+  }
+
+  async getAttachment(tenantId: string, emailId: string, attachmentId: string): Promise<StoredAttachment | undefined> {
+    const row = await this.db
+      .selectFrom('attachments')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('email_id', '=', emailId)
+      .where('id', '=', attachmentId)
+      .executeTakeFirst();
+    return row && toAttachment(row);
+  }
+
+  async setRead(tenantId: string, id: string, read: boolean, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('emails')
+      .set({ read: toFlag(read), updated_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the row (attachments and inbox links cascade) and returns the blob keys to remove afterwards. */
+  async delete(tenantId: string, id: string): Promise<string[] | undefined> {
+    const row = await this.db
+      .selectFrom('emails')
+      .select('eml_key')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const attachments = await this.db.selectFrom('attachments').select('blob_key').where('email_id', '=', id).execute();
+    await this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    return [row.eml_key, ...attachments.map((a) => a.blob_key)];
+  }
+
+  private filtered(tenantId: string, filter: EmailFilter): SelectQueryBuilder<Database, 'emails', object> {
+    let query = this.db.selectFrom('emails').where('emails.tenant_id', '=', tenantId);
+    if (filter.environmentId !== undefined) query = query.where('emails.environment_id', '=', filter.environmentId);
+    if (filter.read !== undefined) query = query.where('emails.read', '=', toFlag(filter.read));
+    if (filter.createdAfter !== undefined) query = query.where('emails.created_at', '>=', filter.createdAfter);
+    if (filter.createdBefore !== undefined) query = query.where('emails.created_at', '<=', filter.createdBefore);
+    if (filter.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', filter.from));
+    if (filter.to !== undefined) query = query.where(containsIgnoringCase('emails.recipients_search', filter.to));
+    if (filter.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', filter.subject));
+    if (filter.inboxId !== undefined) {
+      const inboxId = filter.inboxId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb.selectFrom('inbox_messages').select('inbox_messages.id').whereRef('inbox_messages.email_id', '=', 'emails.id').where('inbox_messages.inbox_id', '=', inboxId),
+        ),
+      );
+    }
+    return query;
+  }
+
+  private async attachmentsOf(emailIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
+    const byEmail = new Map<string, AttachmentMeta[]>();
+    if (emailIds.length === 0) return byEmail;
+    const rows = await this.db.selectFrom('attachments').selectAll().where('email_id', 'in', emailIds).orderBy('position').execute();
+    for (const row of rows) {
+      const { blobKey: _blobKey, ...meta } = toAttachment(row);
+      const list = byEmail.get(row.email_id) ?? [];
+      list.push(meta);
+      byEmail.set(row.email_id, list);
+    }
+    return byEmail;
+  }
+}

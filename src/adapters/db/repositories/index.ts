@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { ActivityLogRepository } from './activity-log.repository.js';
+import { ApiKeyRepository } from './api-key.repository.js';
+import { DomainRepository } from './domain.repository.js';
+import { EmailRepository } from './email.repository.js';
+import { InboxRepository } from './inbox.repository.js';
+import { TenantRepository } from './tenant.repository.js';
+
+/** Every repository over one Kysely handle: the pool, or a transaction (see UnitOfWork). */
+export interface Repositories {
+  tenants: TenantRepository;
+  apiKeys: ApiKeyRepository;
+  inboxes: InboxRepository;
+  domains: DomainRepository;
+  emails: EmailRepository;
+  logs: ActivityLogRepository;
+}
+
+export function createRepositories(db: Kysely<Database>): Repositories {
+  return {
+    tenants: new TenantRepository(db),
+    apiKeys: new ApiKeyRepository(db),
+    inboxes: new InboxRepository(db),
+    domains: new DomainRepository(db),
+    emails: new EmailRepository(db),
+    logs: new ActivityLogRepository(db),
+  };
+}
+
+/** Runs `work` in one transaction; everything it writes commits together or not at all. */
+export type UnitOfWork = <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>;
+
+export function createUnitOfWork(db: Kysely<Database>): UnitOfWork {
+  return (work) => db.transaction().execute((trx) => work(createRepositories(trx)));
+}

@@ -1,0 +1,122 @@
+import { authenticate, type AuthenticateResult, type DKIMResult } from 'mailauth';
+import { makeAuthSummary, type AuthDiagnostics, type AuthResults } from '../../core/email.js';
+import type { AuthResult } from '../../core/vocab.js';
+import type { DnsResolve } from '../../ports/dns-resolver.js';
+import type { AuthenticationInput, MailAuthenticator } from '../../ports/mail-authenticator.js';
+
+/** mailauth spells a few results differently from the names we store. */
+function normalise(result: string | undefined): AuthResult {
+  switch (result) {
+    case undefined:
+    case 'skipped':
+      return 'none';
+    case 'temperr':
+      return 'temperror';
+    case 'pass':
+    case 'fail':
+    case 'softfail':
+    case 'neutral':
+    case 'none':
+    case 'temperror':
+    case 'permerror':
+    case 'policy':
+      return result;
+    default:
+      return 'neutral';
+  }
+}
+
+/** One DKIM verdict for the message: pass if any signature passes, else the first signature's result. */
+function dkimVerdict(results: DKIMResult[]): AuthResult {
+  if (results.length === 0) return 'none';
+  if (results.some((r) => r.status.result === 'pass')) return 'pass';
+  return normalise(results[0]?.status.result);
+}
+
+function diagnostics(result: AuthenticateResult, clientIp: string): AuthDiagnostics {
+  const spf = result.spf || undefined;
+  const dmarc = result.dmarc || undefined;
+  return {
+    spf: {
+      clientIp: spf?.['client-ip'] ?? clientIp,
+      domain: spf?.domain ?? null,
+      record: spf?.rr ?? null,
+      explanation: spf?.status.comment ?? null,
+    },
+    dkim: (result.dkim.results ?? []).map((r) => ({
+      domain: r.signingDomain ?? null,
+      selector: r.selector ?? null,
+      result: normalise(r.status.result),
+      aligned: Boolean(r.status.aligned),
+      explanation: r.status.comment ?? null,
+    })),
+    dmarc: {
+      domain: dmarc?.domain ?? null,
+      policy: dmarc?.policy ?? null,
+      spfAligned: Boolean(dmarc?.alignment?.spf?.result),
+      dkimAligned: Boolean(dmarc?.alignment?.dkim?.result),
+      explanation: dmarc?.status.comment ?? dmarc?.error ?? null,
+    },
+  };
+}
+
+/** What a message gets when the checks could not finish: temperror for each, as RFC 8601 intends. */
+export function temperrorResults(clientIp: string, reason: string): AuthResults {
+  return {
+    spfResult: 'temperror',
+    dkimResult: 'temperror',
+    dmarcResult: 'temperror',
+    authSummary: makeAuthSummary('temperror', 'temperror', 'temperror'),
+    authDiagnostics: {
+      spf: { clientIp, domain: null, record: null, explanation: reason },
+      dkim: [],
+      dmarc: { domain: null, policy: null, spfAligned: false, dkimAligned: false, explanation: reason },
+    },
+  };
+}
+
+export class MailauthAuthenticator implements MailAuthenticator {
+  constructor(
+    private readonly resolver: DnsResolve,
+    private readonly mta: string,
+    /** Upper bound for all lookups of one message together. */
+    private readonly deadlineMs: number,
+  ) {}
+
+  async authenticate(input: AuthenticationInput): Promise<AuthResults> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.deadlineMs);
+    });
+    try {
+      const result = await Promise.race([this.check(input), deadline]);
+      if (result === undefined) return temperrorResults(input.clientIp, `checks did not finish within ${this.deadlineMs} ms`);
+      const spfResult = normalise(result.spf ? result.spf.status.result : 'none');
+      const dkimResult = dkimVerdict(result.dkim.results ?? []);
+      const dmarcResult = normalise(result.dmarc ? result.dmarc.status.result : 'none');
+      return {
+        spfResult,
+        dkimResult,
+        dmarcResult,
+        authSummary: makeAuthSummary(spfResult, dkimResult, dmarcResult),
+        authDiagnostics: diagnostics(result, input.clientIp),
+      };
+    } catch (error) {
+      return temperrorResults(input.clientIp, error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private check(input: AuthenticationInput): Promise<AuthenticateResult> {
+    return authenticate(input.raw, {
+      ip: input.clientIp,
+      helo: input.helo,
+      sender: input.mailFrom,
+      mta: this.mta,
+      resolver: this.resolver as (name: string, rrtype: string) => Promise<string[][]>,
+      disableArc: false,
+      disableBimi: true,
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { readEnv } from './config/env.js';
+
+const SHUTDOWN_DEADLINE_MS = 15_000;
+
+/** Starts the service; exits 78 (EX_CONFIG) on a bad setting, 1 on any other start failure. */
+export async function serve(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(readEnv());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`mailroom: invalid configuration: ${error.message}`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  const addresses = await app.start();
+  const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
+  app.ctx.logger.info({ http: addresses.http, smtp: addresses.smtp, database: config.db.dialect }, 'mailroom started');
+  console.log(`Mailroom is running.\n  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)\n  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.ctx.logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    app.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.ctx.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,109 @@
+import type { Readable } from 'node:stream';
+import type { Caller } from '../core/api-key.js';
+import type { Email, EmailContent } from '../core/email.js';
+import { NotFoundError } from '../core/errors.js';
+import type { Page, PageRequest } from '../core/pagination.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { EmailFilter, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { EventBus } from '../ports/event-bus.js';
+
+export interface ReadState {
+  id: string;
+  read: boolean;
+  updatedAt: string;
+}
+
+const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Email ${id} not found`);
+
+/**
+ * Reading and managing stored emails. Every read is scoped to the caller: another tenant's email,
+ * another environment's (for an environment-scoped key) or another inbox's (for an inbox-scoped key)
+ * is simply not found.
+ */
+export class EmailService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly blobs: BlobStore,
+    private readonly events: EventBus,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
+    return this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request);
+  }
+
+  async getOrThrow(caller: Caller, id: string): Promise<Email> {
+    const email = await this.repos.emails.get(caller.tenantId, id);
+    if (email === undefined || !this.visible(caller, email)) throw emailNotFound(id);
+    if (caller.inboxId !== null) await this.assertInInbox(caller.inboxId, id);
+    return email;
+  }
+
+  async contentOrThrow(caller: Caller, id: string): Promise<EmailContent> {
+    await this.getOrThrow(caller, id);
+    const content = await this.repos.emails.getContent(caller.tenantId, id);
+    if (content === undefined) throw emailNotFound(id);
+    return content;
+  }
+
+  async setRead(caller: Caller, id: string, read: boolean): Promise<ReadState> {
+    const email = await this.getOrThrow(caller, id);
+    const updatedAt = new Date().toISOString();
+    await this.repos.emails.setRead(caller.tenantId, id, read, updatedAt);
+    if (email.read !== read) {
+      await this.events.publish({
+        type: 'email.updated',
+        tenantId: caller.tenantId,
+        environmentId: email.environmentId,
+        timestamp: updatedAt,
+        data: { id, changes: { read } },
+      });
+    }
+    return { id, read, updatedAt };
+  }
+
+  /** Row first, blobs after: a crash in between leaves an orphan blob (swept), never a row without its file. */
+  async delete(caller: Caller, id: string): Promise<void> {
+    const email = await this.getOrThrow(caller, id);
+    const keys = await this.repos.emails.delete(caller.tenantId, id);
+    if (keys === undefined) throw emailNotFound(id);
+    await Promise.all(keys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
+    await this.events.publish({
+      type: 'email.deleted',
+      tenantId: caller.tenantId,
+      environmentId: email.environmentId,
+      timestamp: new Date().toISOString(),
+      data: { id },
+    });
+  }
+
+  async emlOrThrow(caller: Caller, id: string): Promise<{ stream: Readable; size: number }> {
+    const email = await this.getOrThrow(caller, id);
+    const key = await this.repos.emails.getEmlKey(caller.tenantId, id);
+    if (key === undefined) throw emailNotFound(id);
+    return { stream: await this.blobs.getStream(key), size: email.size };
+  }
+
+  async attachmentOrThrow(caller: Caller, emailId: string, attachmentId: string): Promise<{ meta: StoredAttachment; stream: Readable }> {
+    await this.getOrThrow(caller, emailId);
+    const meta = await this.repos.emails.getAttachment(caller.tenantId, emailId, attachmentId);
+    if (meta === undefined) throw new NotFoundError('ATTACHMENT_NOT_FOUND', `Attachment ${attachmentId} not found`);
+    return { meta, stream: await this.blobs.getStream(meta.blobKey) };
+  }
+
+  private scope(caller: Caller, filter: EmailFilter): EmailFilter {
+    const scoped = { ...filter };
+    if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
+    if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
+    return scoped;
+  }
+
+  private visible(caller: Caller, email: Email): boolean {
+    return caller.environmentId === null || caller.environmentId === email.environmentId;
+  }
+
+  private async assertInInbox(inboxId: string, emailId: string): Promise<void> {
+    if (!(await this.repos.inboxes.hasEmail(inboxId, emailId))) throw emailNotFound(emailId);
+  }
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { normaliseAddress } from '../core/address.js';
+import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
+import { InvalidInputError, UnavailableError } from '../core/errors.js';
+import { extractArtefacts } from '../core/extract.js';
+import type { UnitOfWork } from '../adapters/db/repositories/index.js';
+import type { NewEmail } from '../adapters/db/repositories/email.repository.js';
+import type { ActivityLogEntry } from '../adapters/db/repositories/activity-log.repository.js';
+import { blobKeys } from '../adapters/blobs/blob-keys.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { DomainEvent, EventBus } from '../ports/event-bus.js';
+import type { MailAuthenticator } from '../ports/mail-authenticator.js';
+import type { MimeParser, ParsedMessage } from '../ports/mime-parser.js';
+import type { Delivery } from './recipient.service.js';
+
+/** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
+export interface IncomingMessage {
+  raw: Buffer;
+  mailFrom: string;
+  deliveries: Delivery[];
+  clientIp: string;
+  helo: string;
+}
+
+interface InboxMessageRow {
+  id: string;
+  inboxId: string;
+  emailId: string;
+  tenantId: string;
+  extracted: ReturnType<typeof extractArtefacts>;
+  createdAt: string;
+}
+
+/** Everything one tenant's copy of the message writes, prepared before the transaction opens. */
+interface TenantWrite {
+  raw: Buffer;
+  item: NewEmail;
+  attachmentBytes: Uint8Array[];
+  inboxMessages: InboxMessageRow[];
+  logs: ActivityLogEntry[];
+  deliveries: Delivery[];
+}
+
+function groupByTenant(deliveries: Delivery[]): Delivery[][] {
+  const groups = new Map<string, Delivery[]>();
+  for (const delivery of deliveries) {
+    const group = groups.get(delivery.tenantId) ?? [];
+    if (!group.some((d) => d.address === delivery.address)) group.push(delivery);
+    groups.set(delivery.tenantId, group);
+  }
+  return [...groups.values()];
+}
+
+/** Envelope recipients that no To or Cc header names were blind copies (as Mailpit shows them). */
+function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
+  const visible = new Set([...parsed.to, ...parsed.cc].map(normaliseAddress));
+  const bcc = new Set(parsed.bcc.map(normaliseAddress));
+  for (const delivery of deliveries) if (!visible.has(delivery.address)) bcc.add(delivery.address);
+  return [...bcc];
+}
+
+/**
+ * receive → parse → authenticate → store → log → publish, independent of SMTP. Blobs are written
+ * first and the rows committed after in one transaction, so a failure anywhere leaves nothing
+ * half-written; the caller turns UnavailableError into a 451 so the sender retries.
+ */
+export class IngestService {
+  constructor(
+    private readonly parser: MimeParser,
+    private readonly authenticator: MailAuthenticator,
+    private readonly blobs: BlobStore,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly events: EventBus,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  async ingest(message: IncomingMessage): Promise<{ id: string }> {
+    if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
+    const [parsed, auth] = await Promise.all([
+      this.parse(message.raw),
+      this.authenticator.authenticate({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
+    ]);
+    const baseEmailId = randomUUID();
+    const receivedAt = new Date().toISOString();
+    const writes = groupByTenant(message.deliveries).map((deliveries, index) =>
+      this.prepare({ message, parsed, auth, deliveries, baseEmailId, emailId: index === 0 ? baseEmailId : randomUUID(), receivedAt }),
+    );
+    await this.store(writes);
+    this.publish(writes);
+    return { id: baseEmailId };
+  }
+
+  private async parse(raw: Buffer): Promise<ParsedMessage> {
+    try {
+      return await this.parser.parse(raw);
+    } catch (error) {
+      throw new InvalidInputError('MESSAGE_UNPARSEABLE', `Message could not be parsed: ${(error as Error).message}`);
+    }
+  }
+
+  private prepare(args: {
+    message: IncomingMessage;
+    parsed: ParsedMessage;
+    auth: AuthResults;
+    deliveries: Delivery[];
+    baseEmailId: string;
+    emailId: string;
+    receivedAt: string;
+  }): TenantWrite {
+    const { message, parsed, auth, deliveries, baseEmailId, emailId, receivedAt } = args;
+    const first = deliveries[0] as Delivery;
+    const tenantId = first.tenantId;
+    const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
+      id: randomUUID(),
+      filename: a.filename,
+      contentType: a.contentType,
+      size: a.content.byteLength,
+      contentId: a.contentId,
+      disposition: a.disposition,
+    }));
+    const email: Email = {
+      id: emailId,
+      tenantId,
+      environmentId: first.environmentId,
+      baseEmailId,
+      messageId: parsed.messageId,
+      from: parsed.from || message.mailFrom,
+      to: parsed.to.length > 0 ? parsed.to : deliveries.map((d) => d.address),
+      cc: parsed.cc,
+      bcc: blindCopies(parsed, deliveries),
+      subject: parsed.subject,
+      date: parsed.date ?? receivedAt,
+      read: false,
+      hasAttachments: attachments.length > 0,
+      attachments,
+      snippet: makeSnippet(parsed.text ?? ''),
+      ...auth,
+      size: message.raw.byteLength,
+      remoteAddress: message.clientIp,
+      createdAt: receivedAt,
+      updatedAt: receivedAt,
+    };
+    const extracted = extractArtefacts(parsed.text ?? '', parsed.html);
+    const inboxMessages = deliveries
+      .filter((d): d is Delivery & { inboxId: string } => d.inboxId !== null)
+      .map((d) => ({ id: randomUUID(), inboxId: d.inboxId, emailId, tenantId, extracted, createdAt: receivedAt }));
+    return {
+      raw: message.raw,
+      item: {
+        email,
+        textBody: parsed.text,
+        htmlBody: parsed.html,
+        headers: parsed.headers,
+        emlKey: blobKeys.eml(tenantId, emailId),
+        attachmentKeys: attachments.map((a) => blobKeys.attachment(tenantId, emailId, a.id)),
+      },
+      attachmentBytes: parsed.attachments.map((a) => a.content),
+      inboxMessages,
+      logs: this.receptionLogs(email, message, deliveries),
+      deliveries,
+    };
+  }
+
+  private receptionLogs(email: Email, message: IncomingMessage, deliveries: Delivery[]): ActivityLogEntry[] {
+    const common = { tenantId: email.tenantId, environmentId: email.environmentId, emailId: email.id, createdAt: email.createdAt };
+    const recipients = deliveries.map((d) => d.address);
+    return [
+      {
+        ...common,
+        id: randomUUID(),
+        type: 'SMTP_RECEIVED',
+        status: 'SUCCESS',
+        message: `Email received from ${email.from || '<>'} for ${recipients.join(', ')}`,
+        metadata: {
+          baseEmailId: email.baseEmailId,
+          from: email.from,
+          to: recipients,
+          subject: email.subject,
+          remoteAddress: message.clientIp,
+          size: email.size,
+        },
+      },
+      {
+        ...common,
+        id: randomUUID(),
+        type: 'SPAM_CHECK',
+        status: 'SUCCESS',
+        message: email.authSummary,
+        metadata: {
+          spfResult: email.spfResult,
+          dkimResult: email.dkimResult,
+          dmarcResult: email.dmarcResult,
+          authSummary: email.authSummary,
+        },
+      },
+    ];
+  }
+
+  private async store(writes: TenantWrite[]): Promise<void> {
+    const written: string[] = [];
+    try {
+      await Promise.all(writes.flatMap((w) => this.writeBlobs(w, written)));
+      await this.unitOfWork(async (repos) => {
+        for (const write of writes) {
+          await repos.emails.insert(write.item);
+          for (const inboxMessage of write.inboxMessages) await repos.inboxes.insertMessage(inboxMessage);
+          await repos.logs.append(write.logs);
+        }
+      });
+    } catch (error) {
+      await Promise.all(written.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
+      throw new UnavailableError('STORAGE_UNAVAILABLE', `Message could not be stored: ${(error as Error).message}`);
+    }
+  }
+
+  private writeBlobs(write: TenantWrite, written: string[]): Promise<void>[] {
+    const { item } = write;
+    const put = async (key: string, bytes: Buffer, contentType: string) => {
+      written.push(key);
+      await this.blobs.put(key, bytes, contentType);
+    };
+    return [
+      put(item.emlKey, write.raw, 'message/rfc822'),
+      ...write.attachmentBytes.map((bytes, i) =>
+        put(item.attachmentKeys[i] as string, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), item.email.attachments[i]?.contentType ?? 'application/octet-stream'),
+      ),
+    ];
+  }
+
+  private publish(writes: TenantWrite[]): void {
+    for (const write of writes) {
+      const { email } = write.item;
+      const first = write.deliveries[0] as Delivery;
+      const events: DomainEvent[] = [
+        {
+          type: 'email.received',
+          tenantId: email.tenantId,
+          environmentId: email.environmentId,
+          timestamp: email.createdAt,
+          data: {
+            id: email.id,
+            from: email.from,
+            to: email.to,
+            subject: email.subject,
+            domain: first.domain,
+            domainId: first.domainId,
+            createdAt: email.createdAt,
+            hasAttachments: email.hasAttachments,
+            attachmentCount: email.attachments.length,
+          },
+        },
+        ...write.inboxMessages.map(
+          (m): DomainEvent => ({
+            type: 'inbox.message',
+            tenantId: email.tenantId,
+            environmentId: email.environmentId,
+            inboxId: m.inboxId,
+            timestamp: email.createdAt,
+            data: { inboxId: m.inboxId, messageId: m.id, emailId: email.id, from: email.from, subject: email.subject, extracted: m.extracted },
+          }),
+        ),
+      ];
+      for (const event of events) this.events.publish(event).catch(this.onBackgroundError);
+    }
+  }
+}

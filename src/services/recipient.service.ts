@@ -1,0 +1,54 @@
+import { domainOf, normaliseAddress } from '../core/address.js';
+import { NotFoundError } from '../core/errors.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { TenantService } from './tenant.service.js';
+
+/** Where a recipient's mail goes: one tenant, one environment, and the inbox when the address is one. */
+export interface Delivery {
+  address: string;
+  tenantId: string;
+  environmentId: string;
+  inboxId: string | null;
+  domain: string;
+  domainId: string | null;
+}
+
+export const unknownRecipient = (address: string) => new NotFoundError('RECIPIENT_UNKNOWN', `No mailbox here by the name ${address}`);
+
+/**
+ * Decides at RCPT TO whether Mailroom serves an address: an active, unexpired inbox, or any address
+ * at a tenant's verified and enabled domain (catch-all). Everything else is refused before DATA.
+ */
+export class RecipientService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly tenants: TenantService,
+  ) {}
+
+  async resolve(rawAddress: string, now = Date.now()): Promise<Delivery> {
+    const address = normaliseAddress(rawAddress);
+    const inbox = await this.repos.inboxes.getByAddress(address);
+    if (inbox !== undefined) {
+      const expired = inbox.expiresAt !== null && Date.parse(inbox.expiresAt) <= now;
+      if (!inbox.active || expired) throw unknownRecipient(address);
+      return {
+        address,
+        tenantId: inbox.tenantId,
+        environmentId: inbox.environmentId,
+        inboxId: inbox.id,
+        domain: inbox.domain,
+        domainId: inbox.domainId,
+      };
+    }
+    const domain = await this.repos.domains.getByName(domainOf(address));
+    if (domain === undefined || !domain.verified || !domain.enabled) throw unknownRecipient(address);
+    return {
+      address,
+      tenantId: domain.tenantId,
+      environmentId: await this.tenants.productionEnvironmentId(domain.tenantId),
+      inboxId: null,
+      domain: domain.domain,
+      domainId: domain.id,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../../../core/api-key.js';
+import { ForbiddenError } from '../../../core/errors.js';
+import type { AuthService } from '../../../services/auth.service.js';
+
+/**
+ * Who may call a route: `public` (no key), `tenant` (tenant-level keys only: every management
+ * route, the default), or `inbox` (inbox-scoped keys too; the handler checks the inbox binding).
+ */
+export type Access = 'public' | 'tenant' | 'inbox';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Accept the key in the `token` query parameter (clients that cannot set headers, e.g. EventSource). */
+    queryToken?: boolean;
+  }
+  interface FastifyRequest {
+    caller: Caller;
+  }
+}
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  if (request.routeOptions.config.queryToken === true) {
+    const token = (request.query as { token?: unknown } | undefined)?.token;
+    if (typeof token === 'string') return token;
+  }
+  return undefined;
+}
+
+export function registerAuth(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('caller', null as unknown as Caller);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'tenant';
+    if (access === 'public' || request.routeOptions.url === undefined) return;
+    const caller = await auth.authenticate(presentedKey(request));
+    if (!caller.scopes.includes('api')) throw new ForbiddenError('SCOPE_MISSING', 'This key does not have the api scope');
+    if (caller.inboxId !== null && access === 'tenant') {
+      throw new ForbiddenError('INBOX_KEY_FORBIDDEN', 'An inbox-scoped key cannot use this route; use a tenant-level key');
+    }
+    request.caller = caller;
+  });
+}
+
+/** For `inbox` routes: an inbox-scoped key may only touch its own inbox (spec 5.4: 403 otherwise). */
+export function assertInboxAccess(caller: Caller, inboxId: string): void {
+  if (caller.inboxId !== null && caller.inboxId !== inboxId) {
+    throw new ForbiddenError('INBOX_KEY_FORBIDDEN', 'This key is bound to another inbox');
+  }
+}

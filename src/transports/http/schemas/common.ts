@@ -1,0 +1,46 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    statusCode: Type.Integer({ examples: [404] }),
+    error: Type.String({ description: 'HTTP reason phrase', examples: ['Not Found'] }),
+    code: Type.String({ description: 'Stable machine-readable code, listed in docs/errors.md', examples: ['EMAIL_NOT_FOUND'] }),
+    message: Type.String(),
+    field: Type.Optional(Type.String({ description: 'The offending parameter, for validation errors' })),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+/** Error responses every authenticated route can give. */
+export const errorResponses = {
+  400: Type.Ref(ErrorBody),
+  401: Type.Ref(ErrorBody),
+  403: Type.Ref(ErrorBody),
+  404: Type.Ref(ErrorBody),
+  429: Type.Ref(ErrorBody),
+};
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const IsoDate = Type.String({ format: 'date-time' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The pagination envelope of spec 2.1. */
+export const PageOf = <T extends TSchema>(item: T, title: string) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      currentPage: Type.Integer(),
+      perPage: Type.Integer(),
+      totalItems: Type.Integer(),
+      totalPages: Type.Integer(),
+      hasNextPage: Type.Boolean(),
+    },
+    { title },
+  );
+
+export const PageQuery = (defaultPerPage: number, maxPerPage: number) => ({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPerPage, default: defaultPerPage, description: `Items per page (max ${maxPerPage})` })),
+});
+
+export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });

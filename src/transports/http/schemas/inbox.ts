@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import { IsoDate, Nullable } from './common.js';
+
+export const InboxSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    address: Type.String(),
+    addressPrefix: Type.String(),
+    tags: Type.Array(Type.String()),
+    expiresAt: Nullable(IsoDate),
+    active: Type.Boolean(),
+    messageCount: Type.Integer(),
+    createdAt: IsoDate,
+    domain: Type.Object({
+      id: Nullable(Type.String({ description: 'null for the shared mail domain' })),
+      domain: Type.String(),
+    }),
+    environment: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() }),
+  },
+  { $id: 'Inbox', title: 'Inbox' },
+);
+
+export const CreateInboxBody = Type.Object(
+  {
+    prefix: Type.Optional(Type.String({ maxLength: 200, description: 'Local part, used as given (lower-cased); generated when omitted' })),
+    domainId: Type.Optional(Type.String({ format: 'uuid' })),
+    environmentId: Type.Optional(Type.String({ format: 'uuid' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
+    ttlSeconds: Type.Optional(Type.Number({ description: '60 to 86400; the inbox and its messages are deleted after that many seconds' })),
+  },
+  { additionalProperties: false },
+);
