@@ -27,6 +27,8 @@ import { TenantService } from './services/tenant.service.js';
 import { buildHttpServer } from './transports/http/http.server.js';
 import { createSmtpServer } from './transports/smtp/smtp.server.js';
 import { VERSION } from './version.js';
+import type { IngestParticipant } from './services/ingest-participant.js';
+import type { BackgroundTask } from './workers/periodic-task.js';
 
 export interface AppServices {
   tenants: TenantService;
@@ -39,6 +41,8 @@ export interface AppServices {
 }
 
 export interface AppContext {
+  /** Periodic work (sweepers, delivery workers), started by start() and stopped by stop(). */
+  tasks: BackgroundTask[];
   config: AppConfig;
   logger: Logger;
   db: Db;
@@ -97,6 +101,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const parser = overrides.parser ?? new PostalMimeParser();
   const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, config.dns.timeoutMs * 3);
 
+  const participants: IngestParticipant[] = [];
+  const tasks: BackgroundTask[] = [];
   const tenants = new TenantService(repos, unitOfWork);
   const recipients = new RecipientService(repos, tenants);
   const services: AppServices = {
@@ -105,7 +111,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     emails: new EmailService(repos, blobs, events, logBackgroundError),
     inboxes: new InboxService(repos, config.mailDomain),
     recipients,
-    ingest: new IngestService(parser, authenticator, blobs, unitOfWork, events, logBackgroundError),
+    ingest: new IngestService(parser, authenticator, blobs, unitOfWork, events, logBackgroundError, participants),
     logs: new ActivityLogService(repos),
   };
 
@@ -121,7 +127,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logger,
   });
 
-  const ctx: AppContext = { config, logger, db, repos, blobs, events, services };
+  const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services };
   return {
     ctx,
     http,
@@ -130,10 +136,12 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await http.listen({ host: config.http.host, port: config.http.port });
       const httpAddress = http.server.address() as AddressInfo;
       const smtpAddress = await listenSmtp(smtp, config.smtp.host, config.smtp.port);
+      for (const task of tasks) task.start();
       return { http: { host: httpAddress.address, port: httpAddress.port }, smtp: smtpAddress };
     },
     async stop() {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await Promise.all(tasks.map((task) => task.stop()));
       await http.close();
       await events.close();
       await db.close();

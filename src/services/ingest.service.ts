@@ -11,6 +11,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { DomainEvent, EventBus } from '../ports/event-bus.js';
 import type { MailAuthenticator } from '../ports/mail-authenticator.js';
 import type { MimeParser, ParsedMessage } from '../ports/mime-parser.js';
+import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 import type { Delivery } from './recipient.service.js';
 
 /** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
@@ -39,6 +40,17 @@ interface TenantWrite {
   inboxMessages: InboxMessageRow[];
   logs: ActivityLogEntry[];
   deliveries: Delivery[];
+}
+
+function toStoredEmail(write: TenantWrite): StoredEmail {
+  return {
+    email: write.item.email,
+    deliveries: write.deliveries,
+    inboxMessages: write.inboxMessages.map(({ id, inboxId, extracted }) => ({ id, inboxId, extracted })),
+    headers: write.item.headers,
+    textBody: write.item.textBody,
+    htmlBody: write.item.htmlBody,
+  };
 }
 
 function groupByTenant(deliveries: Delivery[]): Delivery[][] {
@@ -72,6 +84,7 @@ export class IngestService {
     private readonly unitOfWork: UnitOfWork,
     private readonly events: EventBus,
     private readonly onBackgroundError: (error: unknown) => void,
+    private readonly participants: readonly IngestParticipant[] = [],
   ) {}
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
@@ -85,8 +98,15 @@ export class IngestService {
     const writes = groupByTenant(message.deliveries).map((deliveries, index) =>
       this.prepare({ message, parsed, auth, deliveries, baseEmailId, emailId: index === 0 ? baseEmailId : randomUUID(), receivedAt }),
     );
-    await this.store(writes);
+    const stored = writes.map(toStoredEmail);
+    await this.store(writes, stored);
     this.publish(writes);
+    for (const participant of this.participants) {
+      if (participant.afterCommit === undefined) continue;
+      Promise.resolve()
+        .then(() => participant.afterCommit?.(stored))
+        .catch(this.onBackgroundError);
+    }
     return { id: baseEmailId };
   }
 
@@ -196,7 +216,7 @@ export class IngestService {
     ];
   }
 
-  private async store(writes: TenantWrite[]): Promise<void> {
+  private async store(writes: TenantWrite[], stored: StoredEmail[]): Promise<void> {
     const written: string[] = [];
     try {
       await Promise.all(writes.flatMap((w) => this.writeBlobs(w, written)));
@@ -206,6 +226,7 @@ export class IngestService {
           for (const inboxMessage of write.inboxMessages) await repos.inboxes.insertMessage(inboxMessage);
           await repos.logs.append(write.logs);
         }
+        for (const participant of this.participants) await participant.inTransaction?.(repos, stored);
       });
     } catch (error) {
       await Promise.all(written.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));

@@ -110,6 +110,8 @@ export interface AttachmentsTable {
 }
 
 export interface InboxMessagesTable {
+  /** Global ascending sequence, used as the IMAP UID. */
+  uid: Generated<number>;
   id: string;
   inbox_id: string;
   email_id: string;
@@ -132,6 +134,13 @@ export interface ActivityLogsTable {
   seq: Generated<number>;
 }
 
+/** Time-limited named locks, so periodic work runs on one node at a time (workers/periodic-task.ts). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   environments: EnvironmentsTable;
@@ -142,4 +151,5 @@ export interface Database {
   attachments: AttachmentsTable;
   inbox_messages: InboxMessagesTable;
   activity_logs: ActivityLogsTable;
+  leases: LeasesTable;
 }

@@ -125,9 +125,11 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('attachments_email').on('attachments').columns(['email_id', 'position']).execute();
 
+  // `uid` is a global ascending sequence: strictly increasing within every inbox, as IMAP UIDs must be.
   await db.schema
     .createTable('inbox_messages')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('uid', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('inbox_id', 'text', (c) => c.notNull().references('inboxes.id').onDelete('cascade'))
     .addColumn('email_id', 'text', (c) => c.notNull().references('emails.id').onDelete('cascade'))
     .addColumn('tenant_id', 'text', (c) => c.notNull())
@@ -150,6 +152,13 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('metadata_json', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+  await db.schema
+    .createTable('leases')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('holder', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .execute();
+
   await db.schema.createIndex('activity_logs_tenant').on('activity_logs').columns(['tenant_id', 'seq']).execute();
   await db.schema.createIndex('activity_logs_email').on('activity_logs').columns(['email_id', 'seq']).execute();
 }

@@ -5,6 +5,7 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { DomainRepository } from './domain.repository.js';
 import { EmailRepository } from './email.repository.js';
 import { InboxRepository } from './inbox.repository.js';
+import { LeaseRepository } from './lease.repository.js';
 import { TenantRepository } from './tenant.repository.js';
 
 /** Every repository over one Kysely handle: the pool, or a transaction (see UnitOfWork). */
@@ -15,6 +16,7 @@ export interface Repositories {
   domains: DomainRepository;
   emails: EmailRepository;
   logs: ActivityLogRepository;
+  leases: LeaseRepository;
 }
 
 export function createRepositories(db: Kysely<Database>): Repositories {
@@ -25,6 +27,7 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     domains: new DomainRepository(db),
     emails: new EmailRepository(db),
     logs: new ActivityLogRepository(db),
+    leases: new LeaseRepository(db),
   };
 }
 

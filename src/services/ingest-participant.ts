@@ -1,0 +1,26 @@
+import type { Email } from '../core/email.js';
+import type { Extracted } from '../core/extract.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { Delivery } from './recipient.service.js';
+
+/** One tenant's copy of an ingested message, as committed. */
+export interface StoredEmail {
+  email: Email;
+  deliveries: Delivery[];
+  inboxMessages: Array<{ id: string; inboxId: string; extracted: Extracted }>;
+  headers: Record<string, string>;
+  textBody: string | null;
+  htmlBody: string | null;
+}
+
+/**
+ * A capability that takes part in ingest without ingest knowing it (webhooks queue deliveries,
+ * quotas count usage, …). `inTransaction` runs inside the ingest transaction, so what it writes
+ * commits with the email or not at all; throwing aborts the ingest and the sender gets a 4xx.
+ * `afterCommit` runs once the email is durable; its errors are logged and never reach the sender.
+ */
+export interface IngestParticipant {
+  readonly name: string;
+  inTransaction?(repos: Repositories, emails: StoredEmail[]): Promise<void>;
+  afterCommit?(emails: StoredEmail[]): void | Promise<void>;
+}
