@@ -55,7 +55,7 @@ export async function migrateToLatestOrThrow(db: Db): Promise<void> {
       return out;
     },
   };
-  const migrator = new Migrator({ db: db.kysely, provider });
+  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed !== undefined) {
