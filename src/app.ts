@@ -1,15 +1,19 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { SMTPServer } from 'smtp-server';
 import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
-import { DiskBlobStore } from './adapters/blobs/disk.blob-store.js';
-import { MemoryEventBus } from './adapters/events/memory.event-bus.js';
+import { createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
+import { openCustomBlobStore, openServiceBlobStore, assertPublicEndpoints } from './adapters/blobs/open-blob-store.js';
+import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
+import { createEventAdapters } from './adapters/events/create-event-adapters.js';
 import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
+import { CloudflareDnsProvider } from './adapters/dns/cloudflare.dns-provider.js';
 import { MailauthAuthenticator } from './adapters/mail/mailauth.authenticator.js';
 import { PostalMimeParser } from './adapters/mail/postal.mime-parser.js';
+import { InlineMessageAnalyzer } from './adapters/mail/inline.message-analyzer.js';
+import { WorkerPoolMessageAnalyzer } from './adapters/mail/worker-pool.message-analyzer.js';
 import { loadTlsMaterial } from './adapters/tls/certificate.js';
 import { createLogger, type Logger } from './logger.js';
 import type { BlobStore } from './ports/blob-store.js';
@@ -17,27 +21,68 @@ import type { DnsResolve } from './ports/dns-resolver.js';
 import type { EventBus } from './ports/event-bus.js';
 import type { MailAuthenticator } from './ports/mail-authenticator.js';
 import type { MimeParser } from './ports/mime-parser.js';
+import type { MessageAnalyzer } from './ports/message-analyzer.js';
 import { ActivityLogService } from './services/activity-log.service.js';
+import { NodeHttpSender } from './adapters/http/node.http-sender.js';
+import { ChatappIntegrationService } from './services/chatapp-integration.service.js';
+import { DeliveryService } from './services/delivery.service.js';
+import { createNotificationParticipant } from './services/notification.participant.js';
+import { WebhookService } from './services/webhook.service.js';
+import { createDeliveryWorker } from './workers/delivery.worker.js';
+import { RealtimeService } from './services/realtime.service.js';
+import { createRealtimeTasks } from './workers/realtime-heartbeat.worker.js';
 import { AuthService } from './services/auth.service.js';
+import { DomainService } from './services/domain.service.js';
+import { createDomainRecheckTask } from './workers/domain-recheck.worker.js';
 import { EmailService } from './services/email.service.js';
 import { InboxService } from './services/inbox.service.js';
+import { InboxKeyService } from './services/inbox-key.service.js';
+import { InboxMessageService } from './services/inbox-message.service.js';
+import { MessageWaiters } from './services/message-waiters.js';
+import { createInboxExpirySweeper } from './workers/inbox-expiry.worker.js';
 import { IngestService } from './services/ingest.service.js';
 import { RecipientService } from './services/recipient.service.js';
 import { TenantService } from './services/tenant.service.js';
 import { buildHttpServer } from './transports/http/http.server.js';
 import { createSmtpServer } from './transports/smtp/smtp.server.js';
+import { ImapMailboxService } from './services/imap-mailbox.service.js';
+import { createImapServer } from './transports/imap/imap.server.js';
 import { VERSION } from './version.js';
 import type { IngestParticipant } from './services/ingest-participant.js';
 import type { BackgroundTask } from './workers/periodic-task.js';
+import { ApiKeyService } from './services/api-key.service.js';
+import { EnvironmentService } from './services/environment.service.js';
+import { TenantLimits } from './services/tenant-limits.js';
+import { UsageService } from './services/usage.service.js';
+import { connectRedis } from './adapters/events/redis.event-bus.js';
+import { loadSessionSecret } from './adapters/secrets/session-secret.js';
+import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
+import { createPeriodicTask } from './workers/periodic-task.js';
+import { TenantBlobStores } from './services/tenant-blob-stores.js';
+import { CustomStorageService } from './services/custom-storage.service.js';
+import { createOrphanBlobSweeper } from './workers/orphan-blob-sweep.worker.js';
 
 export interface AppServices {
+  imap: ImapMailboxService;
   tenants: TenantService;
   auth: AuthService;
   emails: EmailService;
   inboxes: InboxService;
+  domains: DomainService;
+  inboxMessages: InboxMessageService;
+  inboxKeys: InboxKeyService;
   recipients: RecipientService;
   ingest: IngestService;
   logs: ActivityLogService;
+  webhooks: WebhookService;
+  chatappIntegrations: ChatappIntegrationService;
+  deliveries: DeliveryService;
+  realtime: RealtimeService;
+  apiKeys: ApiKeyService;
+  environments: EnvironmentService;
+  usage: UsageService;
+  accounts: AccountService;
+  storage: CustomStorageService;
 }
 
 export interface AppContext {
@@ -65,6 +110,7 @@ export interface AppOverrides {
 export interface ListeningAddresses {
   http: { host: string; port: number };
   smtp: { host: string; port: number };
+  imap: { host: string; port: number };
 }
 
 export interface App {
@@ -74,6 +120,18 @@ export interface App {
   start(): Promise<ListeningAddresses>;
   stop(): Promise<void>;
 }
+
+/** A plan change (CLI) reaches every node's rate limiter and quota check within this time. */
+const PLAN_CACHE_MS = 10_000;
+
+/** A custom-storage change made on another node applies to new mail here within this time. */
+const STORAGE_CACHE_MS = 10_000;
+
+/** Expired dashboard refresh sessions are deleted this often (one node at a time). */
+const SESSION_SWEEP_MS = 3_600_000;
+
+/** A DNS provider call that takes longer than this is reported as unreachable (502). */
+const DNS_PROVIDER_TIMEOUT_MS = 15_000;
 
 function listenSmtp(server: SMTPServer, host: string, port: number): Promise<{ host: string; port: number }> {
   return new Promise((resolve, reject) => {
@@ -95,28 +153,108 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   await migrateToLatestOrThrow(db);
   const repos = createRepositories(db.kysely);
   const unitOfWork = createUnitOfWork(db.kysely);
-  const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
-  const events = overrides.events ?? new MemoryEventBus(logBackgroundError);
+  // SQLite has one writer and a costly commit: concurrent ingests commit together (docs/decisions.md).
+  const ingestUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
+  const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
+  const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
+  // Every service reads and writes through this: it sends each key to the service store or to the
+  // tenant's own bucket the key was written to (docs/storage.md).
+  const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustomBlobStore, STORAGE_CACHE_MS, logBackgroundError);
+  const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const resolver = overrides.resolver ?? createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
   const parser = overrides.parser ?? new PostalMimeParser();
-  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, config.dns.timeoutMs * 3);
+  const authDeadlineMs = config.dns.timeoutMs * 3;
+  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
+  // An injected parser, authenticator or resolver cannot cross into a worker thread: those run inline.
+  const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
+  const analyzer: MessageAnalyzer =
+    config.ingestWorkers > 0 && injected === undefined
+      ? new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs }, logBackgroundError)
+      : new InlineMessageAnalyzer(parser, authenticator);
 
   const participants: IngestParticipant[] = [];
   const tasks: BackgroundTask[] = [];
   const tenants = new TenantService(repos, unitOfWork);
-  const recipients = new RecipientService(repos, tenants);
+  const tenantLimits = new TenantLimits(repos, PLAN_CACHE_MS);
+  const usage = new UsageService(repos, tenantLimits, logBackgroundError);
+  const recipients = new RecipientService(repos, tenants, [usage]);
+  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
+  const waiters = new MessageWaiters(events);
+  const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
+  const domains = new DomainService(repos, resolver, dnsProvider, inboxes, { mailDomain: config.mailDomain, mxHost: config.mxHost }, logger);
+  const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
+  // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
+  // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
+  const deliveryLeaseMs = config.webhooks.timeoutMs * 2 + 1000;
+  const deliveries = new DeliveryService(repos, ingestUnitOfWork, sender, {
+    retryScheduleMs: config.webhooks.retryScheduleMs,
+    chatappApiUrl: config.webhooks.chatappApiUrl,
+    publicUrl: config.publicUrl,
+    leaseMs: deliveryLeaseMs,
+  });
+  const deliveryWorker = createDeliveryWorker({
+    concurrency: config.webhooks.concurrency,
+    pollIntervalMs: config.webhooks.pollIntervalMs,
+    reservationTtlMs: deliveryLeaseMs,
+    claim: (limit) => deliveries.claim(limit),
+    deliver: (job) => deliveries.deliver(job),
+    logger,
+  });
+  const auth = new AuthService(repos, logBackgroundError);
+  const emails = new EmailService(repos, blobs, events, logBackgroundError);
   const services: AppServices = {
     tenants,
-    auth: new AuthService(repos, logBackgroundError),
-    emails: new EmailService(repos, blobs, events, logBackgroundError),
-    inboxes: new InboxService(repos, config.mailDomain),
+    auth,
+    emails,
+    imap: new ImapMailboxService(repos, auth, inboxes, emails, blobs, {
+      failureDelayMs: config.imap.authFailureDelayMs,
+      failuresPerAddress: config.imap.authFailuresPerAddress,
+      failuresPerIp: config.imap.authFailuresPerIp,
+    }),
+    inboxes,
+    domains,
+    inboxMessages: new InboxMessageService(repos, inboxes, waiters),
+    inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
-    ingest: new IngestService(parser, authenticator, blobs, unitOfWork, events, logBackgroundError, participants),
+    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs),
     logs: new ActivityLogService(repos),
+    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes),
+    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes),
+    deliveries,
+    realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError),
+    apiKeys: new ApiKeyService(repos),
+    environments: new EnvironmentService(repos),
+    usage,
+    accounts: new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }),
+    storage: new CustomStorageService({
+      repos,
+      unitOfWork,
+      limits: tenantLimits,
+      secrets,
+      stores: blobs,
+      openCustom: openCustomBlobStore,
+      guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : assertPublicEndpoints,
+    }),
   };
+  tasks.push(...createRealtimeTasks(services.realtime, config.realtime.heartbeatMs, logger));
+  tasks.push(createDomainRecheckTask({ domains, intervalMs: config.domains.recheckIntervalMs, leases: repos.leases, logger }));
+  tasks.push(createInboxExpirySweeper({ inboxes, intervalMs: config.inboxes.sweepIntervalMs, leases: repos.leases, logger }));
+  tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
+  tasks.push(deliveryWorker);
+  tasks.push(createPeriodicTask({ name: 'session-sweep', intervalMs: SESSION_SWEEP_MS, leases: repos.leases, logger, run: () => services.accounts.sweepExpiredSessions().then(() => undefined) }));
+  participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs }));
+  participants.push(usage.participant());
 
   const tls = await loadTlsMaterial(config);
-  const http = await buildHttpServer({ tls, logger, services, version: VERSION });
+  const rateLimitRedis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  const http = await buildHttpServer({
+    tls,
+    logger,
+    services,
+    version: VERSION,
+    trustProxy: config.access.trustProxy,
+    rateLimit: { limits: tenantLimits, multiplier: config.access.rateLimitMultiplier, redis: rateLimitRedis, redisPrefix: config.realtime.redisPrefix },
+  });
   const smtp = createSmtpServer({
     hostname: config.mxHost,
     maxMessageBytes: config.smtp.maxMessageBytes,
@@ -125,6 +263,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     recipients,
     ingest: services.ingest,
     logger,
+  });
+
+  const imap = createImapServer({
+    tls,
+    service: services.imap,
+    events,
+    logger,
+    maxConnectionsPerInbox: config.imap.maxConnectionsPerInbox,
+    idleTimeoutMs: config.imap.idleTimeoutMs,
   });
 
   const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services };
@@ -136,14 +283,23 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await http.listen({ host: config.http.host, port: config.http.port });
       const httpAddress = http.server.address() as AddressInfo;
       const smtpAddress = await listenSmtp(smtp, config.smtp.host, config.smtp.port);
+      const imapAddress = await imap.listen(config.imap.port, config.imap.host);
       for (const task of tasks) task.start();
-      return { http: { host: httpAddress.address, port: httpAddress.port }, smtp: smtpAddress };
+      return { http: { host: httpAddress.address, port: httpAddress.port }, smtp: smtpAddress, imap: imapAddress };
     },
     async stop() {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await imap.close();
+      await analyzer.close();
       await Promise.all(tasks.map((task) => task.stop()));
+      sender.close();
+      // Long polls would hold http.close() for up to a minute: answer them (204) now.
+      waiters.close();
+      // SSE streams get a final event and end, so http.close() does not wait on them.
+      await services.realtime.close();
       await http.close();
       await events.close();
+      await rateLimitRedis?.quit();
       await db.close();
     },
   };

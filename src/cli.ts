@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createDatabase, migrateToLatestOrThrow } from './adapters/db/database.js';
-import { createRepositories, createUnitOfWork } from './adapters/db/repositories/index.js';
+import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
+import { loadSessionSecret } from './adapters/secrets/session-secret.js';
+import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { readEnv, SETTINGS } from './config/env.js';
 import { PLANS, type PlanName } from './core/vocab.js';
+import { effectiveLimits, PLAN_LIMITS } from './core/plans.js';
+import type { Tenant } from './adapters/db/repositories/tenant.repository.js';
 import { AppError } from './core/errors.js';
 import { serve } from './main.js';
 import { TenantService } from './services/tenant.service.js';
@@ -12,20 +16,36 @@ import { TenantService } from './services/tenant.service.js';
 const USAGE = `Usage: mailroom <command>
 
 Commands:
-  serve                                   Run the service (HTTPS API and dashboard, SMTP)
+  serve                                   Run the service (HTTPS API and dashboard, SMTP, IMAP)
   migrate                                 Apply database migrations and exit
-  tenant create --name N [--plan free|pro] [--json]
+  tenant create --name N [--plan ${PLANS.join('|')}] [--json]
                                           Create a tenant and print its first API key
   tenant list [--json]                    List tenants
-  tenant set-plan --id ID --plan free|pro Change a tenant's plan
+  tenant set-plan --id ID --plan ${PLANS.join('|')} Change a tenant's plan
+  tenant set-limits --id ID [--requests-per-minute N|plan] [--monthly-emails N|plan]
+                                          Override a tenant's plan limits ("plan" restores the plan's value)
+  tenant create-key --id ID [--name N] [--json]
+                                          Issue a new all-environment API key (recovery when every key is lost)
+  user create --email E --password-stdin [--tenant ID] [--json]
+                                          Create a dashboard user (password read from stdin); without
+                                          --tenant, with a new free-plan account. Works when sign-up is closed
+  plans [--json]                          Show every plan's limits
   settings                                List every environment variable with its default
 `;
 
-async function withTenants<T>(work: (tenants: TenantService) => Promise<T>): Promise<T> {
+/** A mistake in the command line itself: exit 64 (EX_USAGE) with the usage text. */
+class UsageError extends Error {}
+
+/** Exit codes from sysexits.h, so scripts can tell a typo from a bad setting from a failure. */
+const EXIT_USAGE = 64;
+const EXIT_CONFIG = 78;
+
+async function withTenants<T>(work: (tenants: TenantService, repos: Repositories) => Promise<T>): Promise<T> {
   const db = createDatabase(loadConfig(readEnv()).db);
   try {
     await migrateToLatestOrThrow(db);
-    return await work(new TenantService(createRepositories(db.kysely), createUnitOfWork(db.kysely)));
+    const repos = createRepositories(db.kysely);
+    return await work(new TenantService(repos, createUnitOfWork(db.kysely)), repos);
   } finally {
     await db.close();
   }
@@ -33,18 +53,46 @@ async function withTenants<T>(work: (tenants: TenantService) => Promise<T>): Pro
 
 function plan(value: string | undefined): PlanName | undefined {
   if (value === undefined) return undefined;
-  if (!(PLANS as readonly string[]).includes(value)) throw new ConfigError('--plan', `expected one of ${PLANS.join(', ')}`);
+  if (!(PLANS as readonly string[]).includes(value)) throw new UsageError(`--plan: expected one of ${PLANS.join(', ')}`);
   return value as PlanName;
+}
+
+/** `N` sets an override, `plan` removes it (null), absent keeps the current one (undefined). */
+function limitOverride(option: string, value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'plan') return null;
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`${option}: expected a whole number or "plan"`);
+  return Number(value);
+}
+
+function describeLimits(tenant: Tenant): string {
+  const limits = effectiveLimits(tenant.plan, tenant.limitOverrides);
+  return `${limits.requestsPerMinute} requests/minute, ${limits.monthlyEmails} emails/month, custom storage ${limits.customStorage ? 'yes' : 'no'}`;
+}
+
+function printPlans(json: boolean): void {
+  if (json) return console.log(JSON.stringify({ plans: PLAN_LIMITS }));
+  for (const name of PLANS) {
+    const limits = PLAN_LIMITS[name];
+    console.log(`${name.padEnd(6)} ${String(limits.requestsPerMinute).padStart(6)} requests/minute  ${String(limits.monthlyEmails).padStart(8)} emails/month  custom storage ${limits.customStorage ? 'yes' : 'no'}`);
+  }
 }
 
 async function tenantCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, plan: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'requests-per-minute': { type: 'string' },
+      'monthly-emails': { type: 'string' },
+    },
   });
   if (sub === 'create') {
-    if (values.name === undefined) throw new ConfigError('--name', 'is required');
+    if (values.name === undefined) throw new UsageError('--name is required');
     const created = await withTenants((t) => t.create({ name: values.name as string, plan: plan(values.plan) }));
     if (values.json) console.log(JSON.stringify({ tenant: created.tenant, apiKey: created.apiKey }));
     else console.log(`Tenant ${created.tenant.name} (${created.tenant.id}, plan ${created.tenant.plan})\nAPI key (shown once): ${created.apiKey}`);
@@ -57,14 +105,63 @@ async function tenantCommand(args: string[]): Promise<void> {
     return;
   }
   if (sub === 'set-plan') {
-    if (values.id === undefined) throw new ConfigError('--id', 'is required');
+    if (values.id === undefined) throw new UsageError('--id is required');
     const newPlan = plan(values.plan);
-    if (newPlan === undefined) throw new ConfigError('--plan', 'is required');
+    if (newPlan === undefined) throw new UsageError('--plan is required');
     const tenant = await withTenants((t) => t.setPlan(values.id as string, newPlan));
-    console.log(values.json ? JSON.stringify({ tenant }) : `Tenant ${tenant.id} is now on plan ${tenant.plan}`);
+    console.log(values.json ? JSON.stringify({ tenant }) : `Tenant ${tenant.id} is now on plan ${tenant.plan} (${describeLimits(tenant)})`);
     return;
   }
-  throw new ConfigError('tenant', `unknown subcommand "${sub ?? ''}"`);
+  if (sub === 'set-limits') {
+    if (values.id === undefined) throw new UsageError('--id is required');
+    const id = values.id;
+    const requestsPerMinute = limitOverride('--requests-per-minute', values['requests-per-minute']);
+    const monthlyEmails = limitOverride('--monthly-emails', values['monthly-emails']);
+    const tenant = await withTenants(async (t) => {
+      const current = (await t.getOrThrow(id)).limitOverrides;
+      return t.setLimitOverrides(id, {
+        requestsPerMinute: requestsPerMinute === undefined ? current.requestsPerMinute : requestsPerMinute,
+        monthlyEmails: monthlyEmails === undefined ? current.monthlyEmails : monthlyEmails,
+      });
+    });
+    console.log(values.json ? JSON.stringify({ tenant }) : `Tenant ${tenant.id}: ${describeLimits(tenant)}`);
+    return;
+  }
+  if (sub === 'create-key') {
+    if (values.id === undefined) throw new UsageError('--id is required');
+    const id = values.id;
+    const issued = await withTenants((t) => t.issueKey(id, values.name ?? 'Recovery key'));
+    if (values.json) console.log(JSON.stringify({ id: issued.record.id, prefix: issued.record.prefix, apiKey: issued.key }));
+    else console.log(`API key ${issued.record.prefix}… for tenant ${id} (shown once): ${issued.key}`);
+    return;
+  }
+  throw new UsageError(`unknown tenant subcommand "${sub ?? ''}"`);
+}
+
+/** The whole of stdin without its final line break: passwords stay out of argv and shell history. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+async function userCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, tenant: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  if (sub !== 'create') throw new UsageError(`unknown user subcommand "${sub ?? ''}"`);
+  if (values.email === undefined) throw new UsageError('--email is required');
+  if (!values['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in, e.g. printf %s "$PW" | mailroom user create …)');
+  const password = await readStdin();
+  const config = loadConfig(readEnv());
+  const { user, tenant } = await withTenants(async (tenants, repos) => {
+    const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
+    return accounts.createUser({ email: values.email as string, password, tenantId: values.tenant });
+  });
+  if (values.json) console.log(JSON.stringify({ user: { id: user.id, email: user.email, tenantId: user.tenantId, createdAt: user.createdAt }, tenant }));
+  else console.log(`User ${user.email} (${user.id}) in tenant ${tenant.name} (${tenant.id}, plan ${tenant.plan})`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -79,6 +176,10 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'tenant':
       return tenantCommand(rest);
+    case 'user':
+      return userCommand(rest);
+    case 'plans':
+      return printPlans(rest.includes('--json'));
     case 'settings':
       for (const s of SETTINGS) console.log(`${s.name.padEnd(34)} ${s.default.padEnd(24)} ${s.description}`);
       return;
@@ -88,15 +189,26 @@ async function main(argv: string[]): Promise<void> {
       console.log(USAGE);
       return;
     default:
-      console.error(`mailroom: unknown command "${command}"\n\n${USAGE}`);
-      process.exit(64);
+      throw new UsageError(`unknown command "${command}"`);
   }
 }
 
+/** node:util parseArgs rejects unknown or malformed options with these codes. */
+const isArgumentError = (error: unknown): boolean =>
+  error instanceof Error && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_');
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof AppError) {
+  if (error instanceof UsageError || isArgumentError(error)) {
+    console.error(`mailroom: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  if (error instanceof ConfigError) {
+    console.error(`mailroom: invalid configuration: ${error.message}`);
+    process.exit(EXIT_CONFIG);
+  }
+  if (error instanceof AppError) {
     console.error(`mailroom: ${error.message}`);
-    process.exit(error instanceof ConfigError ? 78 : 1);
+    process.exit(1);
   }
   console.error(error);
   process.exit(1);

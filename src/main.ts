@@ -19,8 +19,8 @@ export async function serve(): Promise<void> {
   const app = await createApp(config);
   const addresses = await app.start();
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
-  app.ctx.logger.info({ http: addresses.http, smtp: addresses.smtp, database: config.db.dialect }, 'mailroom started');
-  console.log(`Mailroom is running.\n  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)\n  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}`);
+  app.ctx.logger.info({ http: addresses.http, smtp: addresses.smtp, imap: addresses.imap, database: config.db.dialect }, 'mailroom started');
+  console.log(`Mailroom is running.\n  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)\n  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}  (mail domain ${config.mailDomain}: inboxes are <prefix>@${config.mailDomain}; sign up in the dashboard for your first one)\n  IMAP (TLS):        ${addresses.imap.host}:${addresses.imap.port}`);
 
   let stopping = false;
   const stop = (signal: string) => {

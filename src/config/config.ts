@@ -1,6 +1,8 @@
 import { cpus } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { RawEnv } from './env.js';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
+import { storageSettings, type StorageSettings } from './storage-settings.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -12,15 +14,41 @@ export interface AppConfig {
   dataDir: string;
   db: DatabaseConfig;
   redisUrl: string | undefined;
+  realtime: { redisPrefix: string; heartbeatMs: number; maxBufferBytes: number };
   http: { host: string; port: number };
   smtp: { host: string; port: number; maxMessageBytes: number; greetingDelayMs: number };
-  imap: { port: number };
+  imap: {
+    host: string;
+    port: number;
+    maxConnectionsPerInbox: number;
+    idleTimeoutMs: number;
+    authFailureDelayMs: number;
+    authFailuresPerAddress: number;
+    authFailuresPerIp: number;
+  };
   tls: { certPath: string; keyPath: string } | undefined;
   mailDomain: string;
   mxHost: string;
   dns: { servers: string[]; timeoutMs: number };
+  domains: { recheckIntervalMs: number; dnsProviderApiUrl: string };
   ingestWorkers: number;
+  inboxes: { sweepIntervalMs: number };
+  publicUrl: string;
+  webhooks: {
+    timeoutMs: number;
+    retryScheduleMs: number[];
+    pollIntervalMs: number;
+    concurrency: number;
+    allowPrivate: boolean;
+    chatappApiUrl: string;
+  };
   logLevel: LogLevel;
+  /** docs/access.md: TLS termination and rate limits. */
+  access: { trustProxy: boolean; rateLimitMultiplier: number };
+  /** docs/dashboard.md: self-service sign-up and the session-token signing secret (undefined: generated into the data dir). */
+  accounts: { signup: 'open' | 'closed'; jwtSecret: string | undefined };
+  /** docs/storage.md: the service's blob store, tenants' credential key, the orphan sweep. */
+  storage: StorageSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -38,7 +66,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 const HOST_PORT = /^[A-Za-z0-9.\-:[\]]+:\d{1,5}$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-function integer(env: RawEnv, name: string, fallback: number, min: number, max: number): number {
+export function integer(env: RawEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
@@ -85,6 +113,49 @@ function dnsServers(env: RawEnv): string[] {
   return servers;
 }
 
+function redisPrefix(env: RawEnv): string {
+  const value = env.MAILROOM_REDIS_PREFIX ?? 'mailroom:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(value)) throw new ConfigError('MAILROOM_REDIS_PREFIX', 'use 1 to 64 letters, digits or : _ . -');
+  return value;
+}
+
+function retrySchedule(env: RawEnv): number[] {
+  const raw = env.MAILROOM_WEBHOOK_RETRY_SCHEDULE;
+  if (raw === undefined) return [...DEFAULT_RETRY_SCHEDULE_MS];
+  const delays = raw.split(',').map((s) => s.trim());
+  if (delays.some((d) => !/^\d{1,9}$/.test(d))) {
+    throw new ConfigError('MAILROOM_WEBHOOK_RETRY_SCHEDULE', `expected comma-separated whole milliseconds, got "${raw}"`);
+  }
+  return delays.map(Number);
+}
+
+export function flag(env: RawEnv, name: string): boolean {
+  const raw = env[name] ?? '0';
+  if (raw !== '0' && raw !== '1') throw new ConfigError(name, `expected 0 or 1, got "${raw}"`);
+  return raw === '1';
+}
+
+function httpUrl(env: RawEnv, name: string, fallback: string): string {
+  const raw = env[name] ?? fallback;
+  if (!/^https?:\/\/[^\s/]+/.test(raw)) throw new ConfigError(name, `expected an http:// or https:// URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** A listen address: an IP (v4 or v6) or a host name. Caught here rather than as an obscure listen error. */
+function listenHost(env: RawEnv, name: string): string {
+  const value = env[name] ?? '0.0.0.0';
+  if (!/^[A-Za-z0-9.:-]+$/.test(value)) throw new ConfigError(name, `"${value}" is not an IP address or host name`);
+  return value;
+}
+
+function accounts(env: RawEnv): AppConfig['accounts'] {
+  const signup = env.MAILROOM_SIGNUP ?? 'open';
+  if (signup !== 'open' && signup !== 'closed') throw new ConfigError('MAILROOM_SIGNUP', `expected open or closed, got "${signup}"`);
+  const jwtSecret = env.MAILROOM_JWT_SECRET;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('MAILROOM_JWT_SECRET', 'must be at least 32 characters');
+  return { signup, jwtSecret };
+}
+
 function logLevel(env: RawEnv): LogLevel {
   const raw = (env.MAILROOM_LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(raw)) throw new ConfigError('MAILROOM_LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
@@ -103,20 +174,54 @@ export function loadConfig(env: RawEnv): AppConfig {
     dataDir,
     db: database(env, dataDir),
     redisUrl,
-    http: { host: env.MAILROOM_HTTP_HOST ?? '0.0.0.0', port: integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535) },
+    realtime: {
+      redisPrefix: redisPrefix(env),
+      heartbeatMs: integer(env, 'MAILROOM_SSE_HEARTBEAT_MS', 30_000, 50, 3_600_000),
+      maxBufferBytes: integer(env, 'MAILROOM_SSE_MAX_BUFFER_BYTES', 1024 * 1024, 1024, 1024 ** 3),
+    },
+    http: { host: listenHost(env, 'MAILROOM_HTTP_HOST'), port: integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535) },
     smtp: {
-      host: env.MAILROOM_SMTP_HOST ?? '0.0.0.0',
+      host: listenHost(env, 'MAILROOM_SMTP_HOST'),
       port: integer(env, 'MAILROOM_SMTP_PORT', 2525, 0, 65535),
       maxMessageBytes: integer(env, 'MAILROOM_SMTP_MAX_MESSAGE_BYTES', 25 * 1024 * 1024, 1024, 1024 ** 3),
       greetingDelayMs: integer(env, 'MAILROOM_SMTP_GREETING_DELAY_MS', 0, 0, 60_000),
     },
-    imap: { port: integer(env, 'MAILROOM_IMAP_PORT', 9993, 0, 65535) },
+    imap: {
+      host: listenHost(env, 'MAILROOM_IMAP_HOST'),
+      port: integer(env, 'MAILROOM_IMAP_PORT', 9993, 0, 65535),
+      maxConnectionsPerInbox: integer(env, 'MAILROOM_IMAP_MAX_CONNECTIONS_PER_INBOX', 10, 1, 10_000),
+      idleTimeoutMs: integer(env, 'MAILROOM_IMAP_IDLE_TIMEOUT_MS', 30 * 60_000, 100, 24 * 3_600_000),
+      authFailureDelayMs: integer(env, 'MAILROOM_IMAP_AUTH_FAILURE_DELAY_MS', 1000, 0, 60_000),
+      authFailuresPerAddress: integer(env, 'MAILROOM_IMAP_AUTH_FAILURES_PER_ADDRESS', 10, 1, 100_000),
+      authFailuresPerIp: integer(env, 'MAILROOM_IMAP_AUTH_FAILURES_PER_IP', 50, 1, 100_000),
+    },
     tls: tls(env),
     mailDomain,
     mxHost: domainName(env, 'MAILROOM_MX_HOST', mailDomain),
     dns: { servers: dnsServers(env), timeoutMs: integer(env, 'MAILROOM_DNS_TIMEOUT_MS', 2000, 50, 60_000) },
-    ingestWorkers: integer(env, 'MAILROOM_INGEST_WORKERS', Math.min(cpus().length, 4), 0, 64),
+    domains: {
+      recheckIntervalMs: integer(env, 'MAILROOM_DOMAIN_RECHECK_MS', 3_600_000, 1000, 7 * 86_400_000),
+      dnsProviderApiUrl: httpUrl(env, 'MAILROOM_DNSPROVIDER_API_URL', 'https://api.cloudflare.com/client/v4'),
+    },
+    // One core stays with the main thread (SMTP, HTTP, database), which is the busier half of ingest.
+    ingestWorkers: integer(env, 'MAILROOM_INGEST_WORKERS', Math.max(1, Math.min(cpus().length - 1, 4)), 0, 64),
+    inboxes: { sweepIntervalMs: integer(env, 'MAILROOM_INBOX_SWEEP_INTERVAL_MS', 30_000, 100, 3_600_000) },
+    publicUrl: httpUrl(env, 'MAILROOM_PUBLIC_URL', `https://${mailDomain}:${integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535)}`),
+    webhooks: {
+      timeoutMs: integer(env, 'MAILROOM_WEBHOOK_TIMEOUT_MS', 10_000, 10, 300_000),
+      retryScheduleMs: retrySchedule(env),
+      pollIntervalMs: integer(env, 'MAILROOM_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
+      concurrency: integer(env, 'MAILROOM_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+      allowPrivate: flag(env, 'MAILROOM_ALLOW_PRIVATE_WEBHOOKS'),
+      chatappApiUrl: httpUrl(env, 'MAILROOM_CHATAPP_API_URL', 'https://discord.com/api/v10'),
+    },
     logLevel: logLevel(env),
+    access: {
+      trustProxy: flag(env, 'MAILROOM_TRUST_PROXY'),
+      rateLimitMultiplier: integer(env, 'MAILROOM_RATE_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
+    },
+    accounts: accounts(env),
+    storage: storageSettings(env, dataDir),
   };
   return Object.freeze(config);
 }

@@ -33,6 +33,18 @@ export interface Caller {
   /** Set for inbox-scoped keys (spec 5.4). */
   inboxId: string | null;
   scopes: ApiKeyScope[];
+  /**
+   * How the caller proved who it is; absent means an API key. Reserved for the dashboard's JWT
+   * sessions, which may open broadcast SSE streams but not distributed ones (spec 5.6).
+   */
+  credential?: 'api-key' | 'jwt';
 }
 
 export const isInboxScoped = (caller: Caller): boolean => caller.inboxId !== null;
+
+/**
+ * Whether a filter on `environmentId` can match anything for this caller: an environment-scoped key
+ * asking for another environment gets an empty list, not its own environment's items.
+ */
+export const canSeeEnvironment = (caller: Caller, environmentId: string | undefined): boolean =>
+  environmentId === undefined || caller.environmentId === null || caller.environmentId === environmentId;

@@ -4,7 +4,7 @@
  * `code` is a stable machine-readable string listed in docs/errors.md.
  */
 export abstract class AppError extends Error {
-  abstract readonly kind: 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable';
+  abstract readonly kind: 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable' | 'upstream';
   constructor(
     readonly code: string,
     message: string,
@@ -36,4 +36,8 @@ export class RateLimitedError extends AppError {
 /** Our side cannot do it right now (storage down, quota store unreachable): callers may retry. */
 export class UnavailableError extends AppError {
   readonly kind = 'unavailable' as const;
+}
+/** A service we call on the caller's behalf (a DNS provider's API) failed or throttled us: HTTP 502. */
+export class UpstreamError extends AppError {
+  readonly kind = 'upstream' as const;
 }

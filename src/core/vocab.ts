@@ -23,3 +23,23 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const EVENT_TYPES = ['connected', 'heartbeat', 'email.received', 'email.updated', 'email.deleted', 'inbox.message'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** SSE stream modes (spec 6.1). */
+export const STREAM_MODES = ['broadcast', 'distributed'] as const;
+export type StreamMode = (typeof STREAM_MODES)[number];
+
+/** Spec 6.2: the webhook subscription value; the only one there is so far. */
+export const WEBHOOK_EVENTS = ['email.received'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Chat-app integrations: an incoming-webhook URL (CHATAPP logs) or a bot posting to a channel (CHATAPP_BOT logs). */
+export const CHATAPP_INTEGRATION_KINDS = ['webhook', 'bot'] as const;
+export type ChatappIntegrationKind = (typeof CHATAPP_INTEGRATION_KINDS)[number];
+
+/** Log types that record a notification attempt; each is also the kind of target a delivery goes to. */
+export const NOTIFICATION_LOG_TYPES = ['WEBHOOK', 'CHATAPP', 'CHATAPP_BOT'] as const satisfies readonly LogType[];
+export type NotificationLogType = (typeof NOTIFICATION_LOG_TYPES)[number];
+
+/** Spec 2.9 storageConfig.provider: an S3-compatible store, Azure Blob Storage, Google Cloud Storage. */
+export const STORAGE_PROVIDERS = ['S3', 'AZURE_BLOB', 'GCS'] as const;
+export type StorageProvider = (typeof STORAGE_PROVIDERS)[number];

@@ -1,15 +1,31 @@
 import type { Readable } from 'node:stream';
 
+/** Bytes `start` to `end` of a blob, both inclusive (as in an HTTP Range header); no `end`: to the last byte. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** One stored blob as a listing reports it. */
+export interface BlobInfo {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
 /**
  * Where raw EML and attachment bytes live. Keys are relative paths built by adapters/blobs/blob-keys.ts.
  * The promise: `put` resolves only once the bytes are durable; `delete` of a missing key is not an error;
  * reading a missing key throws a NotFoundError. Write order (docs/decisions.md): blob first, row commit after,
- * and on delete the row goes first, the blobs after.
+ * and on delete the row goes first, the blobs after; `list` lets the orphan sweep find what a crash left.
  */
 export interface BlobStore {
+  /** A Readable body is streamed (multipart upload where the store has it), never buffered whole. */
   put(key: string, data: Buffer | Readable, contentType: string): Promise<void>;
-  getStream(key: string): Promise<Readable>;
+  getStream(key: string, range?: ByteRange): Promise<Readable>;
   getBuffer(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Every blob whose key starts with `prefix`, in no particular order, fetched page by page. */
+  list(prefix: string): AsyncIterable<BlobInfo>;
 }

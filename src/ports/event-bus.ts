@@ -11,7 +11,15 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
-export type EventHandler = (event: DomainEvent) => void;
+/**
+ * A DomainEvent as subscribers receive it: the bus gave it an id, `<ms>-<seq>`, the same on every
+ * node and increasing per tenant (compare with compareEventIds), so SSE clients can resume after it.
+ */
+export interface PublishedEvent extends DomainEvent {
+  id: string;
+}
+
+export type EventHandler = (event: PublishedEvent) => void;
 
 /**
  * The only path from storage to listeners (SSE, IMAP IDLE, wait-for-message). Publishing never waits
@@ -21,5 +29,12 @@ export type EventHandler = (event: DomainEvent) => void;
 export interface EventBus {
   publish(event: DomainEvent): Promise<void>;
   subscribe(handler: EventHandler): () => void;
+  /**
+   * The tenant's events published after `afterId` (exclusive), oldest first, from a bounded replay
+   * buffer that keeps at least the last five minutes (fewer events when a tenant floods it).
+   */
+  recent(tenantId: string, afterId: string): Promise<PublishedEvent[]>;
+  /** An id that sorts after every event published so far: where a new listener starts. */
+  position(): string;
   close(): Promise<void>;
 }

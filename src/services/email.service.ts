@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { Caller } from '../core/api-key.js';
+import { canSeeEnvironment, type Caller } from '../core/api-key.js';
 import type { Email, EmailContent } from '../core/email.js';
 import { NotFoundError } from '../core/errors.js';
-import type { Page, PageRequest } from '../core/pagination.js';
+import { makePage, type Page, type PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { EmailFilter, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -29,7 +29,8 @@ export class EmailService {
     private readonly onBackgroundError: (error: unknown) => void,
   ) {}
 
-  list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
+  async list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
+    if (!canSeeEnvironment(caller, filter.environmentId)) return makePage([], 0, request);
     return this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request);
   }
 

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../core/api-key.js';
+import { canSeeEnvironment, type Caller } from '../core/api-key.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
 import { collisionSuffix, generatePrefix, prefixProblem } from '../core/inbox-address.js';
-import type { Repositories } from '../adapters/db/repositories/index.js';
-import type { InboxRecord } from '../adapters/db/repositories/inbox.repository.js';
+import { makePage, type Page, type PageRequest } from '../core/pagination.js';
+import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
+import type { InboxRecord, InboxStats } from '../adapters/db/repositories/inbox.repository.js';
 import type { Environment } from '../adapters/db/repositories/tenant.repository.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { EventBus } from '../ports/event-bus.js';
 import { PRODUCTION_SLUG } from './tenant.service.js';
 
 export interface CreateInboxInput {
@@ -29,6 +32,18 @@ export interface InboxView {
   environment: { id: string; name: string; slug: string };
 }
 
+/** Get-inbox: the Inbox object plus its stats. */
+export interface InboxDetailView extends InboxView {
+  stats: InboxStats;
+}
+
+export interface InboxListQuery {
+  environmentId?: string;
+  domainId?: string;
+  tags?: string[];
+  includeExpired?: boolean;
+}
+
 const PREFIX_MESSAGES = {
   empty: 'prefix must not be empty',
   too_long: 'prefix must be at most 64 octets',
@@ -38,17 +53,25 @@ const PREFIX_MESSAGES = {
 
 export const TTL_RANGE = { min: 60, max: 86_400 } as const;
 const MAX_ATTEMPTS = 5;
+/** Expired inboxes removed per sweeper round; the periodic task repeats a full round at once. */
+const SWEEP_BATCH = 100;
+
+const inboxNotFound = (id: string) => new NotFoundError('INBOX_NOT_FOUND', `Inbox ${id} not found`);
 
 export class InboxService {
   constructor(
     private readonly repos: Repositories,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly blobs: BlobStore,
+    private readonly events: EventBus,
     private readonly sharedDomain: string,
+    private readonly onBackgroundError: (error: unknown) => void,
   ) {}
 
   async create(caller: Caller, input: CreateInboxInput): Promise<InboxView> {
     const environment = await this.environmentFor(caller, input.environmentId);
     const domain = await this.domainFor(caller, input.domainId);
-    const given = input.prefix?.trim().toLowerCase();
+    const given = input.prefix?.toLowerCase();
     if (given !== undefined) {
       const problem = prefixProblem(given);
       if (problem !== undefined) throw new InvalidInputError('INVALID_PREFIX', PREFIX_MESSAGES[problem], { field: 'prefix' });
@@ -82,33 +105,86 @@ export class InboxService {
         if (await this.repos.inboxes.addressTaken(address)) continue;
         throw error;
       }
-      return this.view(record, environment, 0);
+      return toView(record, environment, 0);
     }
     throw new InvalidInputError('PREFIX_UNAVAILABLE', 'Could not find a free address for this prefix', { field: 'prefix' });
   }
 
-  async getRecordOrThrow(caller: Caller, inboxId: string): Promise<InboxRecord> {
+  /**
+   * The caller's inbox, or not found: another tenant's, another environment's (environment-scoped
+   * keys) and an expired one awaiting the sweeper are all absent. Inbox-scoped keys are checked by
+   * the transport before this (a different inbox is 403, spec 5.4).
+   */
+  async getRecordOrThrow(caller: Caller, inboxId: string, now = Date.now()): Promise<InboxRecord> {
     const inbox = await this.repos.inboxes.get(caller.tenantId, inboxId);
-    if (inbox === undefined || (caller.environmentId !== null && inbox.environmentId !== caller.environmentId)) {
-      throw new NotFoundError('INBOX_NOT_FOUND', `Inbox ${inboxId} not found`);
+    if (inbox === undefined || (caller.environmentId !== null && inbox.environmentId !== caller.environmentId) || isExpired(inbox, now)) {
+      throw inboxNotFound(inboxId);
     }
     return inbox;
   }
 
-  async view(record: InboxRecord, environment?: Environment, messageCount?: number): Promise<InboxView> {
-    const env = environment ?? (await this.repos.tenants.getEnvironment(record.tenantId, record.environmentId));
-    return {
-      id: record.id,
-      address: record.address,
-      addressPrefix: record.addressPrefix,
-      tags: record.tags,
-      expiresAt: record.expiresAt,
-      active: record.active,
-      messageCount: messageCount ?? (await this.repos.inboxes.countMessages(record.id)),
-      createdAt: record.createdAt,
-      domain: { id: record.domainId, domain: record.domain },
-      environment: { id: record.environmentId, name: env?.name ?? '', slug: env?.slug ?? '' },
-    };
+  async list(caller: Caller, query: InboxListQuery, request: PageRequest): Promise<Page<InboxView>> {
+    // An environment-scoped key asking for another environment gets nothing, not its own environment's inboxes.
+    if (!canSeeEnvironment(caller, query.environmentId)) return makePage([], 0, request);
+    const page = await this.repos.inboxes.list(
+      caller.tenantId,
+      {
+        environmentId: caller.environmentId ?? query.environmentId,
+        domainId: query.domainId,
+        tags: query.tags,
+        inboxId: caller.inboxId ?? undefined,
+        includeExpired: query.includeExpired ?? false,
+        now: new Date().toISOString(),
+      },
+      request,
+    );
+    const [environments, counts] = await Promise.all([
+      this.repos.tenants.listEnvironments(caller.tenantId),
+      this.repos.inboxes.countMessagesOf(page.data.map((inbox) => inbox.id)),
+    ]);
+    const byId = new Map(environments.map((environment) => [environment.id, environment]));
+    return { ...page, data: page.data.map((inbox) => toView(inbox, byId.get(inbox.environmentId), counts.get(inbox.id) ?? 0)) };
+  }
+
+  async getDetailOrThrow(caller: Caller, inboxId: string): Promise<InboxDetailView> {
+    const inbox = await this.getRecordOrThrow(caller, inboxId);
+    const [environment, stats] = await Promise.all([
+      this.repos.tenants.getEnvironment(inbox.tenantId, inbox.environmentId),
+      this.repos.inboxes.stats(inbox.id),
+    ]);
+    return { ...toView(inbox, environment, stats.messageCount), stats };
+  }
+
+  /** DELETE /inboxes/:id (tenant-level keys only, enforced by the transport). */
+  async delete(caller: Caller, inboxId: string): Promise<void> {
+    const inbox = await this.repos.inboxes.get(caller.tenantId, inboxId);
+    if (inbox === undefined || (caller.environmentId !== null && inbox.environmentId !== caller.environmentId)) throw inboxNotFound(inboxId);
+    if (!(await this.remove(inbox))) throw inboxNotFound(inboxId);
+  }
+
+  /** One sweeper round: removes up to SWEEP_BATCH expired inboxes and returns how many it removed. */
+  async deleteExpired(now = Date.now()): Promise<number> {
+    const expired = await this.repos.inboxes.listExpired(new Date(now).toISOString(), SWEEP_BATCH);
+    let removed = 0;
+    for (const inbox of expired) if (await this.remove(inbox)) removed += 1;
+    return removed;
+  }
+
+  /**
+   * Rows first, in one transaction (inbox, messages, its keys, and the emails no other inbox
+   * references), blobs after: a crash in between leaves orphan files, never rows without files.
+   */
+  private async remove(inbox: InboxRecord): Promise<boolean> {
+    const removed = await this.unitOfWork((repos) => repos.inboxes.remove(inbox.tenantId, inbox.id));
+    if (removed === undefined) return false;
+    await Promise.all(removed.blobKeys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
+    const timestamp = new Date().toISOString();
+    for (const id of removed.emailIds) {
+      this.events
+        .publish({ type: 'email.deleted', tenantId: inbox.tenantId, environmentId: inbox.environmentId, timestamp, data: { id } })
+        .catch(this.onBackgroundError);
+    }
+    return true;
   }
 
   private async environmentFor(caller: Caller, environmentId: string | undefined): Promise<Environment> {
@@ -138,4 +214,21 @@ export class InboxService {
     }
     return { id: domain.id, domain: domain.domain };
   }
+}
+
+const isExpired = (inbox: InboxRecord, now: number): boolean => inbox.expiresAt !== null && Date.parse(inbox.expiresAt) <= now;
+
+function toView(record: InboxRecord, environment: Environment | undefined, messageCount: number): InboxView {
+  return {
+    id: record.id,
+    address: record.address,
+    addressPrefix: record.addressPrefix,
+    tags: record.tags,
+    expiresAt: record.expiresAt,
+    active: record.active,
+    messageCount,
+    createdAt: record.createdAt,
+    domain: { id: record.domainId, domain: record.domain },
+    environment: { id: record.environmentId, name: environment?.name ?? '', slug: environment?.slug ?? '' },
+  };
 }

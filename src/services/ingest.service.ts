@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { normaliseAddress } from '../core/address.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
-import { extractArtefacts } from '../core/extract.js';
+import type { Extracted } from '../core/extract.js';
 import type { UnitOfWork } from '../adapters/db/repositories/index.js';
 import type { NewEmail } from '../adapters/db/repositories/email.repository.js';
 import type { ActivityLogEntry } from '../adapters/db/repositories/activity-log.repository.js';
-import { blobKeys } from '../adapters/blobs/blob-keys.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { DomainEvent, EventBus } from '../ports/event-bus.js';
-import type { MailAuthenticator } from '../ports/mail-authenticator.js';
-import type { MimeParser, ParsedMessage } from '../ports/mime-parser.js';
+import type { MessageAnalyzer } from '../ports/message-analyzer.js';
+import type { ParsedMessage } from '../ports/mime-parser.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
+import { SERVICE_PLACEMENTS, type BlobPlacements, type EmailBlobPlacement } from './blob-placement.js';
 import type { Delivery } from './recipient.service.js';
 
 /** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
@@ -28,7 +28,7 @@ interface InboxMessageRow {
   inboxId: string;
   emailId: string;
   tenantId: string;
-  extracted: ReturnType<typeof extractArtefacts>;
+  extracted: Extracted;
   createdAt: string;
 }
 
@@ -78,25 +78,32 @@ function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
  */
 export class IngestService {
   constructor(
-    private readonly parser: MimeParser,
-    private readonly authenticator: MailAuthenticator,
+    private readonly analyzer: MessageAnalyzer,
     private readonly blobs: BlobStore,
     private readonly unitOfWork: UnitOfWork,
     private readonly events: EventBus,
     private readonly onBackgroundError: (error: unknown) => void,
     private readonly participants: readonly IngestParticipant[] = [],
+    /** Which store and key layout each tenant's mail gets (its own bucket, or the service store). */
+    private readonly placements: BlobPlacements = SERVICE_PLACEMENTS,
   ) {}
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
     if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
-    const [parsed, auth] = await Promise.all([
-      this.parse(message.raw),
-      this.authenticator.authenticate({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
-    ]);
+    const { parsed, auth, extracted } = await this.analyzer.analyze({
+      raw: message.raw,
+      clientIp: message.clientIp,
+      helo: message.helo,
+      mailFrom: message.mailFrom,
+    });
     const baseEmailId = randomUUID();
     const receivedAt = new Date().toISOString();
-    const writes = groupByTenant(message.deliveries).map((deliveries, index) =>
-      this.prepare({ message, parsed, auth, deliveries, baseEmailId, emailId: index === 0 ? baseEmailId : randomUUID(), receivedAt }),
+    const writes = await Promise.all(
+      groupByTenant(message.deliveries).map(async (deliveries, index) => {
+        const emailId = index === 0 ? baseEmailId : randomUUID();
+        const placement = await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt);
+        return this.prepare({ message, parsed, auth, extracted, deliveries, baseEmailId, emailId, receivedAt, placement });
+      }),
     );
     const stored = writes.map(toStoredEmail);
     await this.store(writes, stored);
@@ -110,24 +117,18 @@ export class IngestService {
     return { id: baseEmailId };
   }
 
-  private async parse(raw: Buffer): Promise<ParsedMessage> {
-    try {
-      return await this.parser.parse(raw);
-    } catch (error) {
-      throw new InvalidInputError('MESSAGE_UNPARSEABLE', `Message could not be parsed: ${(error as Error).message}`);
-    }
-  }
-
   private prepare(args: {
     message: IncomingMessage;
     parsed: ParsedMessage;
     auth: AuthResults;
+    extracted: Extracted;
     deliveries: Delivery[];
     baseEmailId: string;
     emailId: string;
     receivedAt: string;
+    placement: EmailBlobPlacement;
   }): TenantWrite {
-    const { message, parsed, auth, deliveries, baseEmailId, emailId, receivedAt } = args;
+    const { message, parsed, auth, extracted, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
     const first = deliveries[0] as Delivery;
     const tenantId = first.tenantId;
     const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
@@ -153,14 +154,13 @@ export class IngestService {
       read: false,
       hasAttachments: attachments.length > 0,
       attachments,
-      snippet: makeSnippet(parsed.text ?? ''),
+      snippet: placement.metadataOnly ? '' : makeSnippet(parsed.text ?? ''),
       ...auth,
       size: message.raw.byteLength,
       remoteAddress: message.clientIp,
       createdAt: receivedAt,
       updatedAt: receivedAt,
     };
-    const extracted = extractArtefacts(parsed.text ?? '', parsed.html);
     const inboxMessages = deliveries
       .filter((d): d is Delivery & { inboxId: string } => d.inboxId !== null)
       .map((d) => ({ id: randomUUID(), inboxId: d.inboxId, emailId, tenantId, extracted, createdAt: receivedAt }));
@@ -168,11 +168,11 @@ export class IngestService {
       raw: message.raw,
       item: {
         email,
-        textBody: parsed.text,
-        htmlBody: parsed.html,
+        textBody: placement.metadataOnly ? null : parsed.text,
+        htmlBody: placement.metadataOnly ? null : parsed.html,
         headers: parsed.headers,
-        emlKey: blobKeys.eml(tenantId, emailId),
-        attachmentKeys: attachments.map((a) => blobKeys.attachment(tenantId, emailId, a.id)),
+        emlKey: placement.emlKey,
+        attachmentKeys: attachments.map((a) => placement.attachmentKey(a.id, a.filename)),
       },
       attachmentBytes: parsed.attachments.map((a) => a.content),
       inboxMessages,
@@ -219,7 +219,10 @@ export class IngestService {
   private async store(writes: TenantWrite[], stored: StoredEmail[]): Promise<void> {
     const written: string[] = [];
     try {
-      await Promise.all(writes.flatMap((w) => this.writeBlobs(w, written)));
+      // allSettled, not all: cleanup below must not race a put that is still in flight.
+      const puts = await Promise.allSettled(writes.flatMap((w) => this.writeBlobs(w, written)));
+      const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       await this.unitOfWork(async (repos) => {
         for (const write of writes) {
           await repos.emails.insert(write.item);

@@ -15,22 +15,38 @@ export interface Delivery {
 
 export const unknownRecipient = (address: string) => new NotFoundError('RECIPIENT_UNKNOWN', `No mailbox here by the name ${address}`);
 
+/** A rule that may refuse a recipient Mailroom serves (a tenant over its quota) by throwing a domain error. */
+export interface RecipientAdmission {
+  admit(delivery: Delivery): Promise<void>;
+}
+
 /**
- * Decides at RCPT TO whether Mailroom serves an address: an active, unexpired inbox, or any address
- * at a tenant's verified and enabled domain (catch-all). Everything else is refused before DATA.
+ * Decides at RCPT TO whether Mailroom serves an address: an active, unexpired inbox (on the shared
+ * domain or a verified, enabled custom domain), or any address at a tenant's verified and enabled
+ * domain (catch-all). Everything else is refused before DATA.
  */
 export class RecipientService {
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
+    private readonly admissions: readonly RecipientAdmission[] = [],
   ) {}
 
+  /** The recipient's delivery, once every admission rule (the tenant's quota, …) lets it in. */
   async resolve(rawAddress: string, now = Date.now()): Promise<Delivery> {
+    const delivery = await this.route(rawAddress, now);
+    for (const admission of this.admissions) await admission.admit(delivery);
+    return delivery;
+  }
+
+  private async route(rawAddress: string, now: number): Promise<Delivery> {
     const address = normaliseAddress(rawAddress);
     const inbox = await this.repos.inboxes.getByAddress(address);
     if (inbox !== undefined) {
       const expired = inbox.expiresAt !== null && Date.parse(inbox.expiresAt) <= now;
       if (!inbox.active || expired) throw unknownRecipient(address);
+      // An inbox on a custom domain receives only while its domain does (disable and delete apply at once).
+      if (inbox.domainId !== null && !(await this.repos.domains.isReceiving(inbox.domainId))) throw unknownRecipient(address);
       return {
         address,
         tenantId: inbox.tenantId,

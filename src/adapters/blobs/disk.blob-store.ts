@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { mkdir, open, opendir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../core/errors.js';
-import type { BlobStore } from '../../ports/blob-store.js';
+import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
 
 /** Blobs as files under one root. Writes go to a temporary name, are fsynced, then renamed into place. */
 export class DiskBlobStore implements BlobStore {
@@ -41,10 +41,10 @@ export class DiskBlobStore implements BlobStore {
     await rename(temporary, path);
   }
 
-  async getStream(key: string): Promise<Readable> {
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     await this.assertExists(key, path);
-    return createReadStream(path);
+    return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
   }
 
   async getBuffer(key: string): Promise<Buffer> {
@@ -66,6 +66,27 @@ export class DiskBlobStore implements BlobStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    // Only the folder the prefix names is walked, not the whole store.
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    for await (const path of this.filesUnder(folder === '' ? this.root : this.pathOf(folder))) {
+      const key = relative(this.root, path).split(sep).join('/');
+      if (!key.startsWith(prefix)) continue;
+      const info = await stat(path).catch(() => undefined);
+      if (info !== undefined) yield { key, size: info.size, lastModified: info.mtime };
+    }
+  }
+
+  private async *filesUnder(dir: string): AsyncIterable<string> {
+    const entries = await opendir(dir).catch(() => undefined);
+    if (entries === undefined) return;
+    for await (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) yield* this.filesUnder(path);
+      else if (entry.isFile()) yield path;
     }
   }
 

@@ -5,7 +5,15 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config/config.js';
 import * as m0001 from './migrations/0001-core.js';
+import * as m0002 from './migrations/0002-inboxes.js';
+import * as m0003 from './migrations/0003-webhooks.js';
+import * as m0004 from './migrations/0004-domains.js';
+import * as m0007 from './migrations/0007-access-limits.js';
+import * as m0008 from './migrations/0008-email-sort-indexes.js';
+import * as m0011 from './migrations/0011-users.js';
+import * as m0012 from './migrations/0012-custom-storage.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -22,6 +30,13 @@ interface DialectMigration {
 /** Listed here, in order, so the build needs no directory scan; each receives the dialect (cf. atproto). */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001-core': m0001,
+  '0002-inboxes': m0002,
+  '0003-webhooks': m0003,
+  '0004-domains': m0004,
+  '0007-access-limits': m0007,
+  '0008-email-sort-indexes': m0008,
+  '0011-users': m0011,
+  '0012-custom-storage': m0012,
 };
 
 // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.
@@ -30,6 +45,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 export function createDatabase(config: DatabaseConfig): Db {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // An idle connection that dies (server restart, admin termination, or the server closing it while
+    // pool.end() is still tearing it down) is dropped by the pool and reported as an 'error' event;
+    // unheard, Node treats that event as fatal. The next query simply opens a new connection.
+    pool.on('error', () => undefined);
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
@@ -41,7 +60,7 @@ export function createDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 

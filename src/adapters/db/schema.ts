@@ -12,6 +12,9 @@ export interface TenantsTable {
   plan: string;
   default_domain: string | null;
   created_at: string;
+  /** Operator overrides of the plan's limits (migration 0007); null keeps the plan's value. */
+  requests_per_minute_override?: number | null;
+  monthly_emails_override?: number | null;
 }
 
 export interface EnvironmentsTable {
@@ -132,6 +135,8 @@ export interface ActivityLogsTable {
   metadata_json: string;
   created_at: string;
   seq: Generated<number>;
+  /** The webhook or chat-app integration a delivery entry is about (migration 0003); null otherwise. */
+  target_id?: string | null;
 }
 
 /** Time-limited named locks, so periodic work runs on one node at a time (workers/periodic-task.ts). */
@@ -139,6 +144,105 @@ export interface LeasesTable {
   name: string;
   holder: string;
   expires_at: string;
+}
+
+/** Webhooks and their delivery tables: migration 0003, docs/webhooks.md. */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  events_json: string;
+  description: string;
+  active: number;
+  /** Kept recoverable (deliveries sign with it); docs/decisions.md explains the at-rest choice. */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookInboxesTable {
+  webhook_id: string;
+  inbox_id: string;
+  tenant_id: string;
+  created_at: string;
+}
+
+export interface ChatappIntegrationsTable {
+  id: string;
+  tenant_id: string;
+  kind: string;
+  name: string;
+  url: string | null;
+  bot_token: string | null;
+  channel_id: string | null;
+  guild_id: string | null;
+  inbox_ids_json: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The notification outbox and queue: one row per (email, target) until it succeeds or fails for good. */
+export interface NotificationDeliveriesTable {
+  id: string;
+  /** Sent as X-Webhook-Delivery-Id; a resend reuses it so receivers can de-duplicate. */
+  delivery_id: string;
+  tenant_id: string;
+  environment_id: string | null;
+  email_id: string;
+  target_kind: string;
+  target_id: string;
+  attempts_made: number;
+  /** null: as many as the retry schedule allows; a resend is a single attempt. */
+  max_attempts: number | null;
+  available_at: string;
+  claimed_by: string | null;
+  created_at: string;
+}
+
+/** Emails received per tenant per UTC month (migration 0007, docs/access.md). */
+export interface UsageCountersTable {
+  tenant_id: string;
+  /** YYYY-MM */
+  month: string;
+  emails: number;
+  updated_at: string;
+}
+
+/** Dashboard users (migration 0011, docs/dashboard.md). email is stored lower-cased. */
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+/** Refresh sessions of dashboard users: the SHA-256 of the refresh cookie's token (migration 0011). */
+export interface UserSessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Tenants' own buckets (migration 0012); credentials only as AES-256-GCM ciphertext. */
+export interface StorageConfigsTable {
+  id: string;
+  tenant_id: string;
+  provider: string;
+  bucket: string;
+  region: string | null;
+  endpoint: string | null;
+  force_path_style: number;
+  prefix: string;
+  metadata_only: number;
+  credentials_sealed: string;
+  created_at: string;
+  /** Set when a newer configuration or DELETE /storage replaced it; mail written under it stays readable. */
+  retired_at: string | null;
 }
 
 export interface Database {
@@ -152,4 +256,12 @@ export interface Database {
   inbox_messages: InboxMessagesTable;
   activity_logs: ActivityLogsTable;
   leases: LeasesTable;
+  webhooks: WebhooksTable;
+  webhook_inboxes: WebhookInboxesTable;
+  chatapp_integrations: ChatappIntegrationsTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  usage_counters: UsageCountersTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  storage_configs: StorageConfigsTable;
 }

@@ -1,17 +1,48 @@
-import type { DomainEvent, EventBus, EventHandler } from '../../ports/event-bus.js';
+import { compareEventIds, eventIdAt, eventIdTime, REPLAY_MAX_EVENTS, REPLAY_WINDOW_MS } from '../../core/realtime.js';
+import type { DomainEvent, EventBus, EventHandler, PublishedEvent } from '../../ports/event-bus.js';
 
-/** One-process event bus: handlers run synchronously in publish order, each isolated from the others' errors. */
+const SWEEP_EVERY_PUBLISHES = 1_000;
+
+/** Hands out `<ms>-<seq>` ids that increase even when the clock stands still or steps back. */
+export class EventIdClock {
+  private lastMs = 0;
+  private sequence = 0;
+
+  next(now = Date.now()): string {
+    if (now > this.lastMs) {
+      this.lastMs = now;
+      this.sequence = 0;
+    } else {
+      this.sequence += 1;
+    }
+    return eventIdAt(this.lastMs, this.sequence);
+  }
+
+  position(now = Date.now()): string {
+    return now > this.lastMs ? eventIdAt(now) : eventIdAt(this.lastMs, this.sequence);
+  }
+}
+
+/**
+ * One-process event bus: handlers run synchronously in publish order, each isolated from the others'
+ * errors. Keeps each tenant's last five minutes of events (at most REPLAY_MAX_EVENTS) for resuming.
+ */
 export class MemoryEventBus implements EventBus {
   private readonly handlers = new Set<EventHandler>();
+  private readonly replay = new Map<string, PublishedEvent[]>();
+  private readonly clock = new EventIdClock();
+  private publishes = 0;
 
   constructor(private readonly onHandlerError: (error: unknown) => void = () => {}) {}
 
   async publish(event: DomainEvent): Promise<void> {
-    this.deliver(event);
+    const published = { ...event, id: this.clock.next() };
+    this.remember(published);
+    this.deliver(published);
   }
 
   /** Local delivery, also used by adapters that receive events from other nodes. */
-  deliver(event: DomainEvent): void {
+  deliver(event: PublishedEvent): void {
     for (const handler of this.handlers) {
       try {
         handler(event);
@@ -26,7 +57,37 @@ export class MemoryEventBus implements EventBus {
     return () => this.handlers.delete(handler);
   }
 
+  async recent(tenantId: string, afterId: string): Promise<PublishedEvent[]> {
+    const kept = this.trim(tenantId);
+    return kept.filter((event) => compareEventIds(event.id, afterId) > 0);
+  }
+
+  position(): string {
+    return this.clock.position();
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
+    this.replay.clear();
+  }
+
+  private remember(event: PublishedEvent): void {
+    const kept = this.replay.get(event.tenantId) ?? [];
+    kept.push(event);
+    this.replay.set(event.tenantId, kept);
+    this.trim(event.tenantId);
+    this.publishes += 1;
+    if (this.publishes % SWEEP_EVERY_PUBLISHES === 0) for (const tenantId of this.replay.keys()) this.trim(tenantId);
+  }
+
+  /** Drops what is older than the window or over the cap; forgets tenants with nothing left. */
+  private trim(tenantId: string): PublishedEvent[] {
+    const kept = this.replay.get(tenantId) ?? [];
+    const oldest = Date.now() - REPLAY_WINDOW_MS;
+    let drop = Math.max(0, kept.length - REPLAY_MAX_EVENTS);
+    while (drop < kept.length && eventIdTime((kept[drop] as PublishedEvent).id) < oldest) drop += 1;
+    if (drop > 0) kept.splice(0, drop);
+    if (kept.length === 0) this.replay.delete(tenantId);
+    return kept;
   }
 }

@@ -26,11 +26,22 @@ function normalise(result: string | undefined): AuthResult {
   }
 }
 
-/** One DKIM verdict for the message: pass if any signature passes, else the first signature's result. */
+/**
+ * mailauth reports a body that no longer matches its signed hash as `neutral`. RFC 6376 §6.1.3 makes
+ * that a PERMFAIL and RFC 8601 §2.7.1 reports a signature that failed verification as `fail`, which
+ * is what a user checking a tampered message expects (docs/auth-conformance.md).
+ */
+function dkimSignatureResult(result: DKIMResult): AuthResult {
+  if (result.status.result === 'neutral' && result.status.comment === 'body hash did not verify') return 'fail';
+  return normalise(result.status.result);
+}
+
+/** When no signature passes, the most telling of the others decides the message's DKIM result. */
+const DKIM_PRECEDENCE: AuthResult[] = ['pass', 'fail', 'temperror', 'permerror', 'policy', 'neutral', 'softfail', 'none'];
+
 function dkimVerdict(results: DKIMResult[]): AuthResult {
-  if (results.length === 0) return 'none';
-  if (results.some((r) => r.status.result === 'pass')) return 'pass';
-  return normalise(results[0]?.status.result);
+  const seen = new Set(results.map(dkimSignatureResult));
+  return DKIM_PRECEDENCE.find((result) => seen.has(result)) ?? 'none';
 }
 
 function diagnostics(result: AuthenticateResult, clientIp: string): AuthDiagnostics {
@@ -43,10 +54,11 @@ function diagnostics(result: AuthenticateResult, clientIp: string): AuthDiagnost
       record: spf?.rr ?? null,
       explanation: spf?.status.comment ?? null,
     },
-    dkim: (result.dkim.results ?? []).map((r) => ({
+    // An unsigned message gets one pseudo-result ("message not signed"); only real signatures are listed.
+    dkim: (result.dkim.results ?? []).filter((r) => Boolean(r.signingDomain)).map((r) => ({
       domain: r.signingDomain ?? null,
       selector: r.selector ?? null,
-      result: normalise(r.status.result),
+      result: dkimSignatureResult(r),
       aligned: Boolean(r.status.aligned),
       explanation: r.status.comment ?? null,
     })),

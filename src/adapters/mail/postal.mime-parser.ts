@@ -31,10 +31,17 @@ function attachment(part: Attachment, index: number): ParsedAttachment {
   };
 }
 
+/**
+ * Largest header block we parse, counted over every part's headers together. Above it the parser
+ * throws, and the message is refused with 554 5.6.0 (docs/smtp.md): no legitimate mail carries
+ * a megabyte of headers, and parsing them costs CPU for every session.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
 /** postal-mime with the windows-1252 repair (stack notes §1a) and text derived from HTML when missing. */
 export class PostalMimeParser implements MimeParser {
   async parse(raw: Buffer): Promise<ParsedMessage> {
-    const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer', maxHeadersSize: 2 * 1024 * 1024 });
+    const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer', maxHeadersSize: MAX_HEADER_BYTES });
     const headers: Record<string, string> = {};
     for (const header of email.headers) {
       headers[header.key] = header.key in headers ? `${headers[header.key]}\n${header.value}` : header.value;

@@ -4,27 +4,42 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppServices } from '../../app.js';
 import type { Logger } from '../../logger.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerRateLimit, type RateLimitOptions } from './plugins/rate-limit.js';
+import { registerTransportSecurity } from './plugins/transport-security.js';
+import { registerEnvironmentScope } from './plugins/environment-scope.js';
+import { collectRouteTable, documentPublicRoutes } from './plugins/route-table.js';
+import { acceptEmptyJsonBodies } from './plugins/json-body.js';
+import { frameworkErrorReply, registerErrorHandler } from './plugins/error-handler.js';
 import { registerApiRoutes } from './routes/index.js';
+import { registerDashboard } from '../../dashboard/dashboard.routes.js';
 import { ErrorBody } from './schemas/common.js';
 import { EmailSchema } from './schemas/email.js';
 import { InboxSchema } from './schemas/inbox.js';
+import { InboxMessageSchema } from './schemas/inbox-message.js';
+import { ApiKeySchema } from './schemas/api-key.js';
+import { EnvironmentSchema } from './schemas/environment.js';
+import { StorageSchema } from './schemas/storage.js';
+import { DnsRecordSchema, DomainDetailSchema, DomainSchema } from './schemas/domain.js';
 import { LogEntrySchema } from './routes/logs.routes.js';
+import { ChatappIntegrationSchema, WebhookSchema } from './schemas/webhook.js';
 
 export const API_PREFIX = '/api/v1';
-const SHARED_SCHEMAS = [ErrorBody, EmailSchema, InboxSchema, LogEntrySchema];
+const SHARED_SCHEMAS = [ErrorBody, EmailSchema, InboxSchema, LogEntrySchema, InboxMessageSchema, ApiKeySchema, DomainSchema, DnsRecordSchema, DomainDetailSchema, WebhookSchema, ChatappIntegrationSchema, EnvironmentSchema, StorageSchema];
 
 export interface HttpServerOptions {
   tls: { key: Buffer; cert: Buffer };
   logger: Logger;
   services: AppServices;
   version: string;
+  /** Behind a TLS-terminating proxy (MAILROOM_TRUST_PROXY): plain HTTP, X-Forwarded-Proto must be https. */
+  trustProxy: boolean;
+  rateLimit: RateLimitOptions;
 }
 
 /** Builds the Fastify instance with every route; it never listens itself (app.ts does). */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    https: { key: options.tls.key, cert: options.tls.cert },
+    ...(options.trustProxy ? { trustProxy: true } : { https: { key: options.tls.key, cert: options.tls.cert } }),
     loggerInstance: options.logger,
     // Per-request info lines would double the log volume of a busy API; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
@@ -34,12 +49,17 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     connectionTimeout: 0,
     keepAliveTimeout: 72_000,
     requestTimeout: 120_000,
+    frameworkErrors: frameworkErrorReply,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
     // Our pino instance is wider than FastifyBaseLogger; the routes only need the base instance type.
   }) as unknown as FastifyInstance;
 
+  collectRouteTable(app);
+  documentPublicRoutes(app);
+  acceptEmptyJsonBodies(app);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandler(app);
+  registerTransportSecurity(app, { trustProxy: options.trustProxy });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -49,8 +69,14 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       openapi: '3.1.0',
       info: { title: 'Mailroom API', version: options.version, description: 'Inbound email capture: emails, inboxes, webhooks, realtime events and activity logs.' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
-      security: [{ apiKey: [] }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          // A dashboard session token (docs/dashboard.md) works wherever a tenant-level key does.
+          sessionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+      security: [{ apiKey: [] }, { sessionToken: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
@@ -58,11 +84,14 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
 
   await app.register(
     async (api) => {
-      registerAuth(api, options.services.auth);
+      registerAuth(api, options.services.auth, options.services.accounts);
+      registerEnvironmentScope(api, API_PREFIX);
+      await registerRateLimit(api, options.rateLimit);
       api.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       registerApiRoutes(api, options.services);
     },
     { prefix: API_PREFIX },
   );
+  await registerDashboard(app);
   return app;
 }

@@ -15,7 +15,7 @@ let installed = false;
  * SMTPConnection#init with no option), which caps one-message-per-connection senders at
  * sessions / 0.1 s and adds 100 ms to every test email. This replaces `init` with the same steps
  * and a pause taken from the server's `greetingDelayMs` option (ours defaults to 0).
- * greeting-delay.test.ts pins the library behaviour this relies on; re-check it on upgrades.
+ * test/integration/smtp-greeting-delay.test.ts pins the library behaviour this relies on; re-check it on upgrades.
  */
 export function installGreetingDelayOption(): void {
   if (installed) return;

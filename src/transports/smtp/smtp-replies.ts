@@ -28,6 +28,7 @@ export function smtpReplyFor(error: unknown): SmtpReply {
       // 4.2.2: mailbox full / quota exceeded is temporary from the sender's side (RFC 3463).
       return { code: 452, message: `4.2.2 ${error.message}` };
     case 'unavailable':
+    case 'upstream':
     case 'conflict':
     case 'unauthenticated':
       return { code: 451, message: `4.3.0 ${error.message}` };

@@ -55,6 +55,12 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     );
   };
 
+  // RFC 1870: a sender that declares SIZE= above the limit is refused before it sends the message.
+  const onMailFrom = (address: SMTPServerAddress, _session: SMTPServerSession, callback: Callback) => {
+    const declared = address.args ? Number((address.args as Record<string, string>).SIZE ?? 0) : 0;
+    callback(declared > options.maxMessageBytes ? messageTooLarge(options.maxMessageBytes) : null);
+  };
+
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
     readCapped(stream, options.maxMessageBytes)
       .then(async (raw) => {
@@ -78,14 +84,19 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
 
   const server = new SMTPServer({
     name: options.hostname,
-    banner: 'Mailroom ESMTP',
+    // smtp-server greets with `220 <name> ESMTP <banner>`.
+    banner: 'Mailroom',
     key: options.tls.key,
     cert: options.tls.cert,
     size: options.maxMessageBytes,
+    // The library's own SIZE= refusal has no enhanced status code (it hides them all); onMailFrom
+    // refuses with 552 5.3.4 instead. EHLO then advertises SIZE without the number (RFC 1870 allows it).
+    hideSize: true,
     authOptional: true,
     disabledCommands: ['AUTH'],
     disableReverseLookup: true,
     logger: false,
+    onMailFrom,
     onRcptTo,
     onData,
     // Passed through to the patched SMTPConnection#init (greeting-delay.ts).

@@ -14,6 +14,8 @@ export interface ActivityLogEntry {
   message: string;
   metadata: Record<string, unknown>;
   createdAt: string;
+  /** The webhook or chat-app integration a delivery entry is about. */
+  targetId?: string | null;
 }
 
 export interface ActivityLogFilter {
@@ -21,6 +23,7 @@ export interface ActivityLogFilter {
   status?: LogStatus;
   emailId?: string;
   environmentId?: string;
+  targetId?: string;
 }
 
 type Row = Selectable<Database['activity_logs']>;
@@ -35,6 +38,7 @@ const toEntry = (row: Row): ActivityLogEntry => ({
   message: row.message,
   metadata: parseJson<Record<string, unknown>>(row.metadata_json),
   createdAt: row.created_at,
+  targetId: row.target_id ?? null,
 });
 
 export class ActivityLogRepository {
@@ -55,6 +59,7 @@ export class ActivityLogRepository {
           message: e.message,
           metadata_json: JSON.stringify(e.metadata),
           created_at: e.createdAt,
+          target_id: e.targetId ?? null,
         })),
       )
       .execute();
@@ -72,6 +77,7 @@ export class ActivityLogRepository {
     if (filter.status !== undefined) base = base.where('status', '=', filter.status);
     if (filter.emailId !== undefined) base = base.where('email_id', '=', filter.emailId);
     if (filter.environmentId !== undefined) base = base.where('environment_id', '=', filter.environmentId);
+    if (filter.targetId !== undefined) base = base.where('target_id', '=', filter.targetId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('seq', 'desc').limit(request.perPage).offset(offsetOf(request)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

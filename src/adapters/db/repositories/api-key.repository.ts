@@ -75,9 +75,10 @@ export class ApiKeyRepository {
     return row && toRecord(row);
   }
 
-  /** Tenant-level keys only (inbox-scoped keys are listed under their inbox). */
-  async listTenantKeys(tenantId: string, request: PageRequest): Promise<Page<ApiKeyRecord>> {
-    const base = this.db.selectFrom('api_keys').where('tenant_id', '=', tenantId).where('inbox_id', 'is', null);
+  /** Tenant-level keys only (inbox-scoped keys are listed under their inbox); optionally one environment's. */
+  async listTenantKeys(tenantId: string, request: PageRequest, environmentId?: string): Promise<Page<ApiKeyRecord>> {
+    let base = this.db.selectFrom('api_keys').where('tenant_id', '=', tenantId).where('inbox_id', 'is', null);
+    if (environmentId !== undefined) base = base.where('environment_id', '=', environmentId);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(request.perPage).offset(offsetOf(request)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -96,13 +97,18 @@ export class ApiKeyRepository {
     return rows.map(toRecord);
   }
 
-  async countActiveTenantKeys(tenantId: string): Promise<number> {
+  /**
+   * Active tenant-level keys that reach `environmentId`: all-environment keys, plus (for an
+   * environment) the keys scoped to it. null counts all-environment keys only.
+   */
+  async countActiveTenantKeys(tenantId: string, environmentId: string | null): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('tenant_id', '=', tenantId)
       .where('inbox_id', 'is', null)
       .where('active', '=', 1)
+      .where((eb) => (environmentId === null ? eb('environment_id', 'is', null) : eb.or([eb('environment_id', 'is', null), eb('environment_id', '=', environmentId)])))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
@@ -39,6 +39,12 @@ type EmailRow = Database['emails'];
 type AttachmentRow = Database['attachments'];
 
 const SORT_COLUMNS = { createdAt: 'created_at', from: 'from_address', subject: 'subject' } as const;
+
+/** Text columns sort case-insensitively, so both dialects (binary SQLite, collated PostgreSQL) agree. */
+function sortKey(field: EmailSortField) {
+  const column = sql.ref(`emails.${SORT_COLUMNS[field]}`);
+  return field === 'createdAt' ? column : sql`lower(${column})`;
+}
 
 /** Columns for list and get: everything but the bodies and headers, which can be large. */
 const SUMMARY_COLUMNS = [
@@ -146,11 +152,10 @@ export class EmailRepository {
 
   async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
     const base = this.filtered(tenantId, filter);
-    const column = SORT_COLUMNS[sort.field];
     const [rows, count] = await Promise.all([
       base
         .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
-        .orderBy(`emails.${column}`, sort.order)
+        .orderBy(sortKey(sort.field), sort.order)
         .orderBy('emails.id', sort.order)
         .limit(request.perPage)
         .offset(offsetOf(request))

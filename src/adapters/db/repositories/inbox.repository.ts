@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -16,7 +17,41 @@ export interface InboxRecord {
   createdAt: string;
 }
 
+export interface InboxFilter {
+  environmentId?: string;
+  domainId?: string;
+  /** Inboxes carrying every one of these tags. */
+  tags?: string[];
+  /** Only this inbox (inbox-scoped keys). */
+  inboxId?: string;
+  /** Without includeExpired, inboxes whose expiresAt is at or before this instant are left out. */
+  includeExpired: boolean;
+  now: string;
+}
+
+export interface InboxStats {
+  messageCount: number;
+  unreadCount: number;
+  lastMessageAt: string | null;
+  sizeBytes: number;
+}
+
+/** What deleting an inbox removed: the emails no other inbox referenced, and their blob keys. */
+export interface RemovedInbox {
+  emailIds: string[];
+  blobKeys: string[];
+}
+
 type Row = Database['inboxes'];
+
+/**
+ * Tags are stored as a JSON array; `"tag"` (JSON-quoted, LIKE-escaped) occurs in it exactly when the
+ * tag does. Compared lower-cased, because SQLite's LIKE ignores ASCII case and PostgreSQL's does not.
+ */
+function hasTag(tag: string) {
+  const pattern = `%${JSON.stringify(tag.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref('inboxes.tags')}) like ${pattern} escape '\\'`;
+}
 
 export const toInboxRecord = (row: Row): InboxRecord => ({
   id: row.id,
@@ -69,15 +104,6 @@ export class InboxRepository {
     return row !== undefined;
   }
 
-  async countMessages(inboxId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('inbox_messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('inbox_id', '=', inboxId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async insertMessage(message: { id: string; inboxId: string; emailId: string; tenantId: string; extracted: unknown; createdAt: string }): Promise<void> {
     await this.db
       .insertInto('inbox_messages')
@@ -100,5 +126,91 @@ export class InboxRepository {
       .where('email_id', '=', emailId)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  async list(tenantId: string, filter: InboxFilter, request: PageRequest): Promise<Page<InboxRecord>> {
+    let query = this.db.selectFrom('inboxes').where('tenant_id', '=', tenantId);
+    if (filter.environmentId !== undefined) query = query.where('environment_id', '=', filter.environmentId);
+    if (filter.domainId !== undefined) query = query.where('domain_id', '=', filter.domainId);
+    if (filter.inboxId !== undefined) query = query.where('id', '=', filter.inboxId);
+    for (const tag of filter.tags ?? []) query = query.where(hasTag(tag));
+    if (!filter.includeExpired) query = query.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', filter.now)]));
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(request.perPage).offset(offsetOf(request)).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return makePage(rows.map(toInboxRecord), Number(count.n), request);
+  }
+
+  /** Message counts for a page of inboxes in one query; inboxes without messages are absent (0). */
+  async countMessagesOf(inboxIds: string[]): Promise<Map<string, number>> {
+    if (inboxIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('inbox_messages')
+      .select(['inbox_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('inbox_id', 'in', inboxIds)
+      .groupBy('inbox_id')
+      .execute();
+    return new Map(rows.map((row) => [row.inbox_id, Number(row.n)]));
+  }
+
+  async stats(inboxId: string): Promise<InboxStats> {
+    const row = await this.db
+      .selectFrom('inbox_messages')
+      .innerJoin('emails', 'emails.id', 'inbox_messages.email_id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('messages'),
+        eb.fn.sum<number>(eb.case().when('emails.read', '=', 0).then(1).else(0).end()).as('unread'),
+        eb.fn.max('inbox_messages.created_at').as('last'),
+        eb.fn.sum<number>('emails.size').as('size'),
+      ])
+      .where('inbox_messages.inbox_id', '=', inboxId)
+      .executeTakeFirstOrThrow();
+    return {
+      messageCount: Number(row.messages),
+      unreadCount: Number(row.unread ?? 0),
+      lastMessageAt: row.last ?? null,
+      sizeBytes: Number(row.size ?? 0),
+    };
+  }
+
+  /** Inboxes whose TTL has run out, oldest expiry first. */
+  async listExpired(now: string, limit: number): Promise<InboxRecord[]> {
+    const rows = await this.db
+      .selectFrom('inboxes')
+      .selectAll()
+      .where('expires_at', 'is not', null)
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toInboxRecord);
+  }
+
+  /**
+   * Deletes the inbox, its messages, its inbox-scoped keys and every email that no other inbox
+   * references (attachments cascade). Returns what was removed so the caller can delete the blobs
+   * once this has committed. Run it inside a unit of work.
+   */
+  async remove(tenantId: string, inboxId: string): Promise<RemovedInbox | undefined> {
+    const inbox = await this.get(tenantId, inboxId);
+    if (inbox === undefined) return undefined;
+    const exclusiveEmailIds = this.db
+      .selectFrom('inbox_messages as mine')
+      .select('mine.email_id')
+      .where('mine.inbox_id', '=', inboxId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('inbox_messages as other').select('other.id').whereRef('other.email_id', '=', 'mine.email_id').where('other.inbox_id', '<>', inboxId),
+          ),
+        ),
+      );
+    const emails = await this.db.selectFrom('emails').select(['id', 'eml_key']).where('id', 'in', exclusiveEmailIds).execute();
+    const attachments = await this.db.selectFrom('attachments').select('blob_key').where('email_id', 'in', exclusiveEmailIds).execute();
+    await this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', 'in', exclusiveEmailIds).execute();
+    await this.db.deleteFrom('api_keys').where('tenant_id', '=', tenantId).where('inbox_id', '=', inboxId).execute();
+    await this.db.deleteFrom('inboxes').where('tenant_id', '=', tenantId).where('id', '=', inboxId).execute();
+    return { emailIds: emails.map((e) => e.id), blobKeys: [...emails.map((e) => e.eml_key), ...attachments.map((a) => a.blob_key)] };
   }
 }

@@ -5,18 +5,34 @@ import { ApiKeyRepository } from './api-key.repository.js';
 import { DomainRepository } from './domain.repository.js';
 import { EmailRepository } from './email.repository.js';
 import { InboxRepository } from './inbox.repository.js';
+import { InboxMessageRepository } from './inbox-message.repository.js';
+import { ImapMailboxRepository } from './imap-mailbox.repository.js';
 import { LeaseRepository } from './lease.repository.js';
+import { WebhookRepository } from './webhook.repository.js';
+import { ChatappIntegrationRepository } from './chatapp-integration.repository.js';
+import { DeliveryRepository } from './delivery.repository.js';
 import { TenantRepository } from './tenant.repository.js';
+import { UsageRepository } from './usage.repository.js';
+import { UserRepository } from './user.repository.js';
+import { StorageConfigRepository } from './storage-config.repository.js';
 
 /** Every repository over one Kysely handle: the pool, or a transaction (see UnitOfWork). */
 export interface Repositories {
   tenants: TenantRepository;
   apiKeys: ApiKeyRepository;
   inboxes: InboxRepository;
+  inboxMessages: InboxMessageRepository;
   domains: DomainRepository;
   emails: EmailRepository;
   logs: ActivityLogRepository;
   leases: LeaseRepository;
+  webhooks: WebhookRepository;
+  chatappIntegrations: ChatappIntegrationRepository;
+  deliveries: DeliveryRepository;
+  imapMailbox: ImapMailboxRepository;
+  usage: UsageRepository;
+  users: UserRepository;
+  storageConfigs: StorageConfigRepository;
 }
 
 export function createRepositories(db: Kysely<Database>): Repositories {
@@ -24,10 +40,18 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     tenants: new TenantRepository(db),
     apiKeys: new ApiKeyRepository(db),
     inboxes: new InboxRepository(db),
+    inboxMessages: new InboxMessageRepository(db),
     domains: new DomainRepository(db),
     emails: new EmailRepository(db),
     logs: new ActivityLogRepository(db),
     leases: new LeaseRepository(db),
+    webhooks: new WebhookRepository(db),
+    chatappIntegrations: new ChatappIntegrationRepository(db),
+    deliveries: new DeliveryRepository(db),
+    imapMailbox: new ImapMailboxRepository(db),
+    usage: new UsageRepository(db),
+    users: new UserRepository(db),
+    storageConfigs: new StorageConfigRepository(db),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LimitOverrides } from '../../../core/plans.js';
 import type { PlanName } from '../../../core/vocab.js';
 import type { Database } from '../schema.js';
 
@@ -8,6 +9,8 @@ export interface Tenant {
   plan: PlanName;
   defaultDomain: string | null;
   createdAt: string;
+  /** Operator exceptions to the plan's limits (CLI `tenant set-limits`). */
+  limitOverrides: LimitOverrides;
 }
 
 export interface Environment {
@@ -27,6 +30,10 @@ const toTenant = (row: TenantRow): Tenant => ({
   plan: row.plan as PlanName,
   defaultDomain: row.default_domain,
   createdAt: row.created_at,
+  limitOverrides: {
+    requestsPerMinute: row.requests_per_minute_override ?? null,
+    monthlyEmails: row.monthly_emails_override ?? null,
+  },
 });
 
 const toEnvironment = (row: EnvironmentRow): Environment => ({
@@ -59,6 +66,15 @@ export class TenantRepository {
 
   async setPlan(id: string, plan: PlanName): Promise<boolean> {
     const result = await this.db.updateTable('tenants').set({ plan }).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async setLimitOverrides(id: string, overrides: LimitOverrides): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tenants')
+      .set({ requests_per_minute_override: overrides.requestsPerMinute, monthly_emails_override: overrides.monthlyEmails })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -98,5 +114,20 @@ export class TenantRepository {
   async listEnvironments(tenantId: string): Promise<Environment[]> {
     const rows = await this.db.selectFrom('environments').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').execute();
     return rows.map(toEnvironment);
+  }
+
+  async deleteEnvironment(tenantId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('environments').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Whether inboxes, emails or keys still belong to the environment (deleting it would orphan them). */
+  async environmentInUse(tenantId: string, id: string): Promise<boolean> {
+    const users = await Promise.all([
+      this.db.selectFrom('inboxes').select('id').where('tenant_id', '=', tenantId).where('environment_id', '=', id).limit(1).executeTakeFirst(),
+      this.db.selectFrom('emails').select('id').where('tenant_id', '=', tenantId).where('environment_id', '=', id).limit(1).executeTakeFirst(),
+      this.db.selectFrom('api_keys').select('id').where('tenant_id', '=', tenantId).where('environment_id', '=', id).limit(1).executeTakeFirst(),
+    ]);
+    return users.some((row) => row !== undefined);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../../../core/api-key.js';
 import { ForbiddenError } from '../../../core/errors.js';
+import { looksLikeJwt } from '../../../core/jwt.js';
 import type { AuthService } from '../../../services/auth.service.js';
 
 /**
@@ -30,12 +31,29 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function registerAuth(app: FastifyInstance, auth: AuthService): void {
+/**
+ * A dashboard session JWT (docs/dashboard.md): `Authorization: Bearer <jwt>`, or on queryToken
+ * routes a `token` that has a JWT's shape (API keys never contain a dot). An x-api-key header wins.
+ */
+function presentedSessionToken(request: FastifyRequest): string | undefined {
+  if (typeof request.headers['x-api-key'] === 'string' && request.headers['x-api-key'].length > 0) return undefined;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (bearer !== null) return bearer[1];
+  const key = presentedKey(request);
+  return key !== undefined && looksLikeJwt(key) ? key : undefined;
+}
+
+export interface SessionVerifier {
+  authenticate(token: string): Caller;
+}
+
+export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?: SessionVerifier): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access ?? 'tenant';
     if (access === 'public' || request.routeOptions.url === undefined) return;
-    const caller = await auth.authenticate(presentedKey(request));
+    const sessionToken = sessions === undefined ? undefined : presentedSessionToken(request);
+    const caller = sessionToken !== undefined && sessions !== undefined ? sessions.authenticate(sessionToken) : await auth.authenticate(presentedKey(request));
     if (!caller.scopes.includes('api')) throw new ForbiddenError('SCOPE_MISSING', 'This key does not have the api scope');
     if (caller.inboxId !== null && access === 'tenant') {
       throw new ForbiddenError('INBOX_KEY_FORBIDDEN', 'An inbox-scoped key cannot use this route; use a tenant-level key');

@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
+import { describeValidationError } from './validation-error.js';
 
 const STATUS_OF: Record<AppError['kind'], number> = {
   invalid: 400,
@@ -9,6 +10,7 @@ const STATUS_OF: Record<AppError['kind'], number> = {
   conflict: 409,
   rate_limited: 429,
   unavailable: 503,
+  upstream: 502,
 };
 
 const REASON: Record<number, string> = {
@@ -18,10 +20,24 @@ const REASON: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+};
+
+/** Fastify's own request errors, renamed to stable codes (docs/errors.md) so clients never see FST_* names. */
+const FRAMEWORK_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_BAD_URL: 'BAD_URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'URL_TOO_LONG',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
 };
 
 export interface ErrorBodyShape {
@@ -36,14 +52,10 @@ export function errorBody(statusCode: number, code: string, message: string, fie
   return { statusCode, error: REASON[statusCode] ?? 'Error', code, message, ...(field === undefined ? {} : { field }) };
 }
 
-/** "querystring/perPage" or "/perPage" → "perPage"; "body must have required property 'url'" → "url". */
-function offendingField(error: FastifyError): string | undefined {
-  const first = error.validation?.[0];
-  if (first === undefined) return undefined;
-  const missing = (first.params as { missingProperty?: string } | undefined)?.missingProperty;
-  if (missing !== undefined) return missing;
-  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  return path.length > 0 ? path : undefined;
+/** Fastify's `frameworkErrors` option: errors raised before routing (a malformed URL) get the same body. */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  reply.status(status).send(errorBody(status, FRAMEWORK_CODES[error.code] ?? 'BAD_REQUEST', error.message));
 }
 
 /**
@@ -58,8 +70,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(status).send(errorBody(status, error.code, error.message, error.details?.field as string | undefined));
     }
     if (error.validation !== undefined) {
-      const field = offendingField(error);
-      const message = field === undefined ? error.message : `Invalid value for ${field}: ${error.message}`;
+      const { field, message } = describeValidationError(error.validation);
       return reply.status(400).send(errorBody(400, 'VALIDATION_ERROR', message, field));
     }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -67,7 +78,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send(errorBody(500, 'INTERNAL_ERROR', 'Something went wrong on our side'));
     }
-    return reply.status(status).send(errorBody(status, error.code ?? 'BAD_REQUEST', error.message));
+    return reply.status(status).send(errorBody(status, FRAMEWORK_CODES[error.code] ?? 'BAD_REQUEST', error.message));
   });
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(errorBody(404, 'ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));

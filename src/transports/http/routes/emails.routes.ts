@@ -2,33 +2,41 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EMAIL_SORT_FIELDS, SORT_ORDERS, type EmailSortField, type SortOrder } from '../../../core/vocab.js';
 import type { EmailService } from '../../../services/email.service.js';
-import { ErrorBody, IsoDate, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
+import { IsoDate, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
 import { attachmentDisposition } from './content-disposition.js';
 
-const SortField = Type.Union(EMAIL_SORT_FIELDS.map((f) => Type.Literal(f)));
-const SortOrderSchema = Type.Union(SORT_ORDERS.map((o) => Type.Literal(o)));
-const Text = Type.String({ maxLength: 500 });
+const SortField = Type.Union(EMAIL_SORT_FIELDS.map((f) => Type.Literal(f)), { description: 'Sort key (default createdAt); from and subject sort case-insensitively' });
+const SortOrderSchema = Type.Union(SORT_ORDERS.map((o) => Type.Literal(o)), { description: 'Sort direction (default desc)' });
+const Text = (description: string) => Type.String({ maxLength: 500, description });
+const DateBound = (description: string) => Type.Union([IsoDate, Type.String({ format: 'date' })], { description });
+const alias = (of: string) => `Same as ${of} (the spelling existing SDK clients send); ${of} wins when both are given`;
 
 /** Spec 4.2 names plus the spellings existing SDK clients send (`sort[field]`, `filter.from`, …). */
 const ListQuery = Type.Object({
   ...PageQuery(20, 100),
-  from: Type.Optional(Text),
-  to: Type.Optional(Text),
-  subject: Type.Optional(Text),
-  'filter.from': Type.Optional(Text),
-  'filter.to': Type.Optional(Text),
-  'filter.subject': Type.Optional(Text),
-  'filter.read': Type.Optional(Type.Boolean()),
-  'filter.environmentId': Type.Optional(Type.String({ maxLength: 100 })),
-  'filter.createdAfter': Type.Optional(Type.Union([IsoDate, Type.String({ format: 'date' })])),
-  'filter.createdBefore': Type.Optional(Type.Union([IsoDate, Type.String({ format: 'date' })])),
+  from: Type.Optional(Text('Sender address contains this, case-insensitively; % and _ are literal')),
+  to: Type.Optional(Text('A to, cc or bcc address contains this, case-insensitively')),
+  subject: Type.Optional(Text('Subject contains this, case-insensitively')),
+  'filter.from': Type.Optional(Text(alias('from'))),
+  'filter.to': Type.Optional(Text(alias('to'))),
+  'filter.subject': Type.Optional(Text(alias('subject'))),
+  'filter.read': Type.Optional(Type.Boolean({ description: 'Only read (true) or unread (false) emails' })),
+  'filter.environmentId': Type.Optional(Type.String({ maxLength: 100, description: 'Only emails of this environment' })),
+  'filter.createdAfter': Type.Optional(DateBound('Received at or after this date-time; a date means from 00:00:00Z that day')),
+  'filter.createdBefore': Type.Optional(DateBound('Received at or before this date-time; a date means until 23:59:59.999Z that day')),
   'sort.field': Type.Optional(SortField),
   'sort.order': Type.Optional(SortOrderSchema),
-  'sort[field]': Type.Optional(SortField),
-  'sort[order]': Type.Optional(SortOrderSchema),
+  'sort[field]': Type.Optional(Type.Union(SortField.anyOf, { description: alias('sort.field') })),
+  'sort[order]': Type.Optional(Type.Union(SortOrderSchema.anyOf, { description: alias('sort.order') })),
 });
 type ListQuery = Static<typeof ListQuery>;
+
+/** A download: documented under its own media type, while error responses stay JSON. */
+const fileResponse = (description: string, mediaType: string) => ({
+  description,
+  content: { [mediaType]: { schema: Type.String({ format: 'binary' }) } },
+});
 
 const EmailIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const AttachmentParams = Type.Object({ emailId: Type.String({ minLength: 1, maxLength: 100 }), attachmentId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -65,7 +73,7 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
 
   app.get('/emails', {
     config: inbox,
-    schema: { tags, summary: 'List emails', querystring: ListQuery, response: { 200: PageOf(Type.Ref(EmailSchema), 'EmailPage'), ...errorResponses } },
+    schema: { tags, operationId: 'listEmails', summary: 'List emails', querystring: ListQuery, response: { 200: PageOf(Type.Ref(EmailSchema), 'EmailPage'), ...errorResponses } },
     handler: async (request) => {
       const query = request.query as ListQuery;
       const page = await emails.list(request.caller, filterOf(query), sortOf(query), { page: query.page ?? 1, perPage: query.perPage ?? 20 });
@@ -77,6 +85,7 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
     config: inbox,
     schema: {
       tags,
+      operationId: 'getEmail',
       summary: 'Get one email',
       params: EmailIdParams,
       querystring: Type.Object({ markAsRead: Type.Optional(Type.Boolean({ description: 'Also mark the email read' })) }),
@@ -91,7 +100,7 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
 
   app.get('/emails/:id/content', {
     config: inbox,
-    schema: { tags, summary: 'HTML and text bodies and headers', params: EmailIdParams, response: { 200: EmailContentSchema, ...errorResponses } },
+    schema: { tags, operationId: 'getEmailContent', summary: 'HTML and text bodies and headers', params: EmailIdParams, response: { 200: EmailContentSchema, ...errorResponses } },
     handler: async (request) => {
       const { id } = request.params as { id: string };
       return { id, ...(await emails.contentOrThrow(request.caller, id)) };
@@ -101,13 +110,13 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
   for (const [path, read] of [['read', true], ['unread', false]] as const) {
     app.patch(`/emails/:id/${path}`, {
       config: inbox,
-      schema: { tags, summary: `Mark an email ${path}`, params: EmailIdParams, response: { 200: ReadStateSchema, ...errorResponses } },
+      schema: { tags, operationId: read ? 'markEmailRead' : 'markEmailUnread', summary: `Mark an email ${path}`, params: EmailIdParams, response: { 200: ReadStateSchema, ...errorResponses } },
       handler: async (request) => emails.setRead(request.caller, (request.params as { id: string }).id, read),
     });
   }
 
   app.delete('/emails/:id', {
-    schema: { tags, summary: 'Delete an email, its raw EML and attachments', params: EmailIdParams, response: { 204: Type.Null(), ...errorResponses } },
+    schema: { tags, operationId: 'deleteEmail', summary: 'Delete an email, its raw EML and attachments', params: EmailIdParams, response: { 204: Type.Null(), ...errorResponses } },
     handler: async (request, reply) => {
       await emails.delete(request.caller, (request.params as { id: string }).id);
       return reply.status(204).send();
@@ -118,10 +127,10 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
     config: inbox,
     schema: {
       tags,
+      operationId: 'downloadEmailEml',
       summary: 'Download the raw message',
       params: EmailIdParams,
-      produces: ['message/rfc822'],
-      response: { 200: Type.String({ description: 'The raw RFC 5322 message', contentMediaType: 'message/rfc822' }), 404: Type.Ref(ErrorBody) },
+      response: { 200: fileResponse('The raw RFC 5322 message', 'message/rfc822'), ...errorResponses },
     },
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
@@ -138,9 +147,10 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
     config: inbox,
     schema: {
       tags,
+      operationId: 'downloadAttachment',
       summary: 'Download an attachment',
       params: AttachmentParams,
-      response: { 200: Type.String({ description: 'The attachment bytes', contentMediaType: 'application/octet-stream' }), 404: Type.Ref(ErrorBody) },
+      response: { 200: fileResponse('The attachment bytes, with the Content-Type it was sent with', 'application/octet-stream'), ...errorResponses },
     },
     handler: async (request, reply) => {
       const { emailId, attachmentId } = request.params as { emailId: string; attachmentId: string };

@@ -11,7 +11,11 @@ export const LogEntrySchema = Type.Object(
     type: Type.Union(LOG_TYPES.map((t) => Type.Literal(t))),
     status: Type.Union(LOG_STATUSES.map((s) => Type.Literal(s))),
     message: Type.String(),
-    metadata: Type.Record(Type.String(), Type.Unknown()),
+    metadata: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary; ' +
+        'WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId',
+    }),
     emailId: Nullable(Type.String({ description: 'The email UUID; kept after the email is deleted' })),
     environmentId: Nullable(Type.String()),
     createdAt: IsoDate,
@@ -27,14 +31,14 @@ const ListQuery = Type.Object({
   environmentId: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-export const toLogView = ({ tenantId: _tenantId, ...entry }: ActivityLogEntry) => entry;
+export const toLogView = ({ tenantId: _tenantId, targetId: _targetId, ...entry }: ActivityLogEntry) => entry;
 
 export function registerLogRoutes(app: FastifyInstance, logs: ActivityLogService): void {
   const tags = ['Activity log'];
   const LogPage = PageOf(Type.Ref(LogEntrySchema), 'ActivityLogPage');
 
   app.get('/logs', {
-    schema: { tags, summary: 'List activity-log entries, newest first', querystring: ListQuery, response: { 200: LogPage, ...errorResponses } },
+    schema: { tags, operationId: 'listLogs', summary: 'List activity-log entries, newest first', querystring: ListQuery, response: { 200: LogPage, ...errorResponses } },
     handler: async (request) => {
       const { page = 1, perPage = 50, ...filter } = request.query as Static<typeof ListQuery>;
       const result = await logs.list(request.caller, filter, { page, perPage });
@@ -45,6 +49,7 @@ export function registerLogRoutes(app: FastifyInstance, logs: ActivityLogService
   app.get('/logs/email/:emailId', {
     schema: {
       tags,
+      operationId: 'listEmailLogs',
       summary: 'Every processing stage of one email',
       params: Type.Object({ emailId: Type.String({ minLength: 1, maxLength: 100 }) }),
       querystring: Type.Object(PageQuery(50, 100)),

@@ -13,11 +13,11 @@ export const ErrorBody = Type.Object(
 
 /** Error responses every authenticated route can give. */
 export const errorResponses = {
-  400: Type.Ref(ErrorBody),
-  401: Type.Ref(ErrorBody),
-  403: Type.Ref(ErrorBody),
-  404: Type.Ref(ErrorBody),
-  429: Type.Ref(ErrorBody),
+  400: Type.Ref(ErrorBody, { description: 'Invalid parameters; `field` names the offending one' }),
+  401: Type.Ref(ErrorBody, { description: 'Missing, unknown, deactivated or expired API key' }),
+  403: Type.Ref(ErrorBody, { description: 'An inbox-scoped key used outside its inbox or on a management route' }),
+  404: Type.Ref(ErrorBody, { description: 'Not found, or owned by another account' }),
+  429: Type.Ref(ErrorBody, { description: 'Rate limit exceeded' }),
 };
 
 export const Uuid = Type.String({ format: 'uuid' });
@@ -38,8 +38,11 @@ export const PageOf = <T extends TSchema>(item: T, title: string) =>
     { title },
   );
 
+/** Keeps (page - 1) * perPage a safe SQL offset on both databases; no real list gets near it. */
+const MAX_PAGE = 1_000_000;
+
 export const PageQuery = (defaultPerPage: number, maxPerPage: number) => ({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 (max ${MAX_PAGE})` })),
   perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPerPage, default: defaultPerPage, description: `Items per page (max ${maxPerPage})` })),
 });
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { IsoDate, Nullable } from './common.js';
+import { IsoDate, Nullable, PageQuery } from './common.js';
 
 export const InboxSchema = Type.Object(
   {
@@ -30,3 +30,27 @@ export const CreateInboxBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const InboxStatsSchema = Type.Object({
+  messageCount: Type.Integer({ description: 'Messages in the inbox' }),
+  unreadCount: Type.Integer({ description: 'Messages whose email is not marked read' }),
+  lastMessageAt: Nullable(IsoDate),
+  sizeBytes: Type.Integer({ description: 'Total size of the raw messages' }),
+});
+
+export const InboxDetailSchema = Type.Object({ ...InboxSchema.properties, stats: InboxStatsSchema }, { title: 'InboxDetail' });
+
+export const InboxListQuery = Type.Object({
+  ...PageQuery(20, 100),
+  environmentId: Type.Optional(Type.String({ maxLength: 100 })),
+  domainId: Type.Optional(Type.String({ maxLength: 100 })),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      maxItems: 20,
+      description: 'Inboxes carrying all of these tags (case-insensitive); repeat the parameter or separate with commas',
+    }),
+  ),
+  includeExpired: Type.Optional(Type.Boolean({ default: false, description: 'Also list temporary inboxes past their expiresAt that the sweeper has not removed yet' })),
+});
+
+export const InboxIdParams = Type.Object({ inboxId: Type.String({ minLength: 1, maxLength: 100 }) });

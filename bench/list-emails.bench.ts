@@ -1,0 +1,96 @@
+/**
+ * GET /emails latency as the store grows: rows are written straight through the repositories (not
+ * SMTP) up to 1,000, 10,000 and 100,000 emails, and at each size Mailroom (a child process, as
+ * `mailroom serve` runs) answers a series of list requests over HTTPS keep-alive. Prints the median
+ * and 95th percentile per query and the server's memory. Target: median under 20 ms at 100,000
+ * for the default page (perPage=20). See bench/README.md.
+ */
+import { Agent, request } from 'node:https';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config/config.js';
+import { buildMailroom, createScratchStore, launchMailroom, type MailroomBuild } from './support/mailroom.js';
+import { EmailSeeder } from './support/seed-emails.js';
+
+const { values: options } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    requests: { type: 'string', default: '200' },
+    from: { type: 'string', default: 'dist' },
+  },
+});
+const SIZES = (options.sizes as string).split(',').map(Number);
+const REQUESTS = Number(options.requests);
+const BUILD = options.from as MailroomBuild;
+const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
+const TARGET_MS = 20;
+
+/** What users ask most (the first page), a deep page, a filter, and a sort on another column. */
+const QUERIES = ['/emails?perPage=20', '/emails?perPage=20&page=500', '/emails?perPage=20&subject=code%20%2342', '/emails?perPage=20&sort.field=subject&sort.order=asc'];
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+
+function get(url: string, apiKey: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(url, { agent, headers: { 'x-api-key': apiKey } }, (res) => {
+      res.resume();
+      res.once('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`GET ${url}: ${res.statusCode}`));
+        else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      });
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
+
+async function timeQuery(apiUrl: string, apiKey: string, query: string): Promise<{ median: number; p95: number }> {
+  for (let i = 0; i < 20; i++) await get(apiUrl + query, apiKey);
+  const samples: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) samples.push(await get(apiUrl + query, apiKey));
+  samples.sort((a, b) => a - b);
+  return { median: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+async function runDialect(label: string, postgresUrl: string | undefined): Promise<boolean> {
+  const store = await createScratchStore(postgresUrl);
+  const seeder = await EmailSeeder.open(loadConfig(store.env).db);
+  const { server, apiUrl } = await launchMailroom(BUILD, store.env);
+  let met = true;
+  try {
+    console.log(`\n${label}: GET /api/v1/emails over HTTPS keep-alive, ${REQUESTS} requests per query after 20 warm-up\n`);
+    console.log('| emails  | query                                                | median ms | p95 ms | server RSS MB (peak) |');
+    console.log('| ------- | ---------------------------------------------------- | --------- | ------ | -------------------- |');
+    let stored = 0;
+    for (const size of SIZES) {
+      const started = Date.now();
+      await seeder.insert(size - stored, stored);
+      stored = size;
+      process.stderr.write(`  (${label}: ${size} emails stored in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      for (const query of QUERIES) {
+        const { median, p95 } = await timeQuery(apiUrl, seeder.tenant.apiKey, query);
+        if (query === QUERIES[0] && size === SIZES.at(-1) && median >= TARGET_MS) met = false;
+        console.log(`| ${String(size).padEnd(7)} | ${query.padEnd(52)} | ${median.toFixed(2).padStart(9)} | ${p95.toFixed(2).padStart(6)} | ${String(server.peakRssMb()).padStart(20)} |`);
+      }
+    }
+  } finally {
+    await server.stop();
+    await seeder.close();
+    await store.remove();
+  }
+  return met;
+}
+
+async function main(): Promise<void> {
+  if (BUILD !== 'dist' && BUILD !== 'src') throw new Error('--from must be dist or src');
+  if (BUILD === 'dist') buildMailroom();
+  const results = [await runDialect('SQLite', undefined)];
+  if (POSTGRES_URL) results.push(await runDialect('PostgreSQL', POSTGRES_URL));
+  else console.log('\nPostgreSQL skipped: set MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) to include it.');
+  agent.destroy();
+  console.log(`\nTarget: median under ${TARGET_MS} ms for ${QUERIES[0]} at ${SIZES.at(-1)} emails: ${results.every(Boolean) ? 'met' : 'NOT met'}`);
+}
+
+await main();

@@ -1,0 +1,149 @@
+/**
+ * SMTP ingest throughput: Postfix's smtp-source sends N messages of about 10 KB from S concurrent
+ * sessions, once over persistent connections (-d) and once with a new connection per message, to
+ * Mailroom (SQLite, and PostgreSQL when a URL is given) and, in the same run, to a bare smtp-server
+ * that discards each message (the library's ceiling) and maildev 2.2.1 (a peer). See bench/README.md.
+ */
+import { parseArgs } from 'node:util';
+import { startDnsServer } from '../test/helpers/dns-server.js';
+import { buildMailroom, startMailroom, type MailroomBuild } from './support/mailroom.js';
+import { startDiscardServer, startMaildev } from './support/peers.js';
+import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import type { BenchTarget } from './support/target.js';
+
+const { values: options } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '5000' },
+    sessions: { type: 'string', default: '20' },
+    size: { type: 'string', default: '10240' },
+    warmup: { type: 'string', default: '200' },
+    only: { type: 'string' },
+    workers: { type: 'string' },
+    from: { type: 'string', default: 'dist' },
+  },
+});
+const MESSAGES = Number(options.messages);
+const SESSIONS = Number(options.sessions);
+const BODY_BYTES = Number(options.size);
+const WARMUP = Number(options.warmup);
+const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
+const BUILD = options.from as MailroomBuild;
+const SENDER = 'bench@sender.bench.example';
+
+interface Row {
+  target: string;
+  mode: 'persistent' | 'per-message';
+  rate: number;
+  /** Server CPU time (all threads) per message, in ms. */
+  cpuMs: number;
+  peakRssMb: number;
+  accepted: number;
+  expected: number;
+}
+
+async function measure(name: string, mode: Row['mode'], start: () => Promise<BenchTarget>): Promise<Row> {
+  const target = await start();
+  let stopped = false;
+  try {
+    const send = (messages: number, persistent: boolean) =>
+      runSmtpSource({ port: target.port, to: target.to, from: SENDER, messages, sessions: SESSIONS, bodyBytes: BODY_BYTES, persistent });
+    if (WARMUP > 0) await send(WARMUP, true);
+    const cpuBefore = target.process.cpuSeconds();
+    const seconds = await send(MESSAGES, mode === 'persistent');
+    const cpuMs = ((target.process.cpuSeconds() - cpuBefore) * 1000) / MESSAGES;
+    const peakRssMb = target.process.peakRssMb();
+    stopped = true;
+    const accepted = await target.stop();
+    const row = { target: name, mode, rate: MESSAGES / seconds, cpuMs, peakRssMb, accepted, expected: WARMUP + MESSAGES };
+    console.log(
+      `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${cpuMs.toFixed(2)} CPU ms/msg  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}`,
+    );
+    return row;
+  } finally {
+    if (!stopped) await target.stop().catch(() => undefined);
+  }
+}
+
+function printTable(rows: Row[], reference: string): void {
+  const rowOf = (target: string, mode: Row['mode']) => rows.find((r) => r.target === target && r.mode === mode);
+  const rateOf = (target: string, mode: Row['mode']) => rowOf(target, mode)?.rate;
+  const targets = [...new Set(rows.map((r) => r.target))];
+  const header = ['target', 'persistent msg/s', 'ratio', 'CPU ms/msg', 'per-message msg/s', 'ratio', 'CPU ms/msg', 'peak RSS MB', 'stored/sent'];
+  const lines = targets.map((target) => {
+    const persistent = rateOf(target, 'persistent');
+    const perMessage = rateOf(target, 'per-message');
+    const ratio = (value: number | undefined, mode: Row['mode']) => {
+      const base = rateOf(reference, mode);
+      return value === undefined || base === undefined ? '-' : `${(value / base).toFixed(2)}x`;
+    };
+    const mine = rows.filter((r) => r.target === target);
+    const cpu = (mode: Row['mode']) => rowOf(target, mode)?.cpuMs.toFixed(2) ?? '-';
+    return [
+      target,
+      persistent?.toFixed(0) ?? '-',
+      ratio(persistent, 'persistent'),
+      cpu('persistent'),
+      perMessage?.toFixed(0) ?? '-',
+      ratio(perMessage, 'per-message'),
+      cpu('per-message'),
+      String(Math.max(...mine.map((r) => r.peakRssMb))),
+      mine.map((r) => `${r.accepted}/${r.expected}`).join(', '),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes, ${SESSIONS} concurrent sessions (after a ${WARMUP}-message warm-up)`);
+  console.log(`ratio: throughput relative to ${reference} in the same mode; CPU ms/msg: server CPU time (all threads) per message\n`);
+  console.log(format(header));
+  console.log(format(widths.map((w) => '-'.repeat(w))));
+  for (const line of lines) console.log(format(line));
+}
+
+async function main(): Promise<void> {
+  assertSmtpSourceInstalled();
+  if (BUILD !== 'dist' && BUILD !== 'src') throw new Error('--from must be dist or src');
+  if (BUILD === 'dist') buildMailroom();
+  const dns = await startDnsServer({
+    'sender.bench.example': { TXT: ['v=spf1 ip4:127.0.0.0/8 -all'] },
+    '_dmarc.sender.bench.example': { TXT: ['v=DMARC1; p=none'] },
+  });
+  const workerEnv: Record<string, string> = options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers };
+  const mailroom = (postgresUrl?: string) => async (): Promise<BenchTarget> => {
+    const instance = await startMailroom({ dnsServer: dns.address, postgresUrl, build: BUILD, env: workerEnv });
+    return {
+      port: instance.smtpPort,
+      to: instance.inboxAddress,
+      process: instance.server,
+      async stop() {
+        const stored = await instance.countEmails();
+        await instance.stop();
+        return stored;
+      },
+    };
+  };
+  const targets: Array<[string, () => Promise<BenchTarget>]> = [
+    ['smtp-server (discard)', startDiscardServer],
+    ['maildev 2.2.1', startMaildev],
+    ['mailroom sqlite', mailroom()],
+  ];
+  if (POSTGRES_URL) targets.push(['mailroom postgres', mailroom(POSTGRES_URL)]);
+  else console.log('PostgreSQL skipped: set MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) to include it.');
+  const selected = options.only === undefined ? targets : targets.filter(([name]) => options.only?.split(',').some((o) => name.includes(o)));
+
+  const rows: Row[] = [];
+  try {
+    for (const [name, start] of selected) {
+      for (const mode of ['persistent', 'per-message'] as const) rows.push(await measure(name, mode, start));
+    }
+  } finally {
+    await dns.close();
+  }
+  printTable(rows, 'smtp-server (discard)');
+  const lost = rows.filter((r) => r.accepted !== r.expected);
+  if (lost.length > 0) {
+    console.error(`\nMISMATCH: ${lost.map((r) => `${r.target} ${r.mode} stored ${r.accepted} of ${r.expected}`).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

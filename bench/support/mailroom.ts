@@ -1,0 +1,140 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { startChildServer, type ChildServer } from './child-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NODE_ARGS = process.env.MAILROOM_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
+/** Which build of Mailroom runs: `dist` (what `npm start` runs; build it first) or `src` through tsx. */
+export type MailroomBuild = 'dist' | 'src';
+
+/** Compiles src/ to dist/ as `npm run build` does; type errors elsewhere in the tree do not stop the emit. */
+export function buildMailroom(): void {
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('npm run build did not produce dist/cli.js');
+}
+
+function cli(build: MailroomBuild): string[] {
+  return build === 'dist' ? [...NODE_ARGS, join(ROOT, 'dist/cli.js')] : [...NODE_ARGS, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
+}
+
+export interface MailroomInstance {
+  server: ChildServer;
+  smtpPort: number;
+  inboxAddress: string;
+  /** The bench tenant's API key and the API base (https://127.0.0.1:<port>/api/v1; self-signed certificate). */
+  apiKey: string;
+  apiUrl: string;
+  /** Emails the API lists for the bench tenant. */
+  countEmails(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface MailroomOptions {
+  /** postgres://… for PostgreSQL (a fresh database is created and dropped); undefined for SQLite. */
+  postgresUrl?: string;
+  dnsServer: string;
+  build: MailroomBuild;
+  env?: Record<string, string>;
+}
+
+function httpsJson(url: string, method: string, apiKey: string, body?: unknown): Promise<unknown> {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { method, rejectUnauthorized: false, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.once('end', () => {
+        if ((res.statusCode ?? 500) >= 300) reject(new Error(`${method} ${url}: ${res.statusCode} ${text}`));
+        else resolvePromise(JSON.parse(text));
+      });
+    });
+    req.once('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `mailroom_bench_${randomBytes(5).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A scratch data dir and, for PostgreSQL, a fresh database; `env` points Mailroom at both. */
+export async function createScratchStore(postgresUrl?: string): Promise<{ env: Record<string, string>; dataDir: string; remove(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mailroom-bench-'));
+  const database = postgresUrl === undefined ? undefined : await createPostgresDatabase(postgresUrl);
+  return {
+    dataDir,
+    env: { MAILROOM_DATA_DIR: dataDir, ...(database ? { MAILROOM_DATABASE_URL: database.url } : {}) },
+    async remove() {
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `mailroom serve` on free loopback ports; resolves once it prints where it listens. */
+export async function launchMailroom(build: MailroomBuild, env: Record<string, string>): Promise<{ server: ChildServer; apiUrl: string; smtpPort: number }> {
+  const { server, match } = await startChildServer({
+    command: process.execPath,
+    args: [...cli(build), 'serve'],
+    env: {
+      MAILROOM_HTTP_HOST: '127.0.0.1',
+      MAILROOM_HTTP_PORT: '0',
+      MAILROOM_SMTP_HOST: '127.0.0.1',
+      MAILROOM_SMTP_PORT: '0',
+      MAILROOM_IMAP_PORT: '0',
+      MAILROOM_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    cwd: ROOT,
+    ready: /https:\/\/[^:]+:(\d+)\/[\s\S]*SMTP:\s+\S+:(\d+)/,
+  });
+  return { server, apiUrl: `https://127.0.0.1:${match[1]}/api/v1`, smtpPort: Number(match[2]) };
+}
+
+/** Mailroom as users run it (`mailroom serve`), on free ports with its own data dir, plus one tenant and inbox. */
+export async function startMailroom(options: MailroomOptions): Promise<MailroomInstance> {
+  const store = await createScratchStore(options.postgresUrl);
+  const env: Record<string, string> = { ...store.env, MAILROOM_DNS_SERVERS: options.dnsServer, ...options.env };
+  const { stdout } = await promisify(execFile)(process.execPath, [...cli(options.build), 'tenant', 'create', '--name', 'bench', '--plan', 'pro', '--json'], {
+    env: { ...process.env, ...env },
+    cwd: ROOT,
+  });
+  const apiKey = (JSON.parse(stdout.trim().split('\n').at(-1) as string) as { apiKey: string }).apiKey;
+  const { server, apiUrl: api, smtpPort } = await launchMailroom(options.build, env);
+  const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' })) as { address: string };
+  return {
+    server,
+    smtpPort,
+    inboxAddress: inbox.address,
+    apiKey,
+    apiUrl: api,
+    async countEmails() {
+      const page = (await httpsJson(`${api}/emails?perPage=1`, 'GET', apiKey)) as { totalItems: number };
+      return page.totalItems;
+    },
+    async stop() {
+      await server.stop();
+      await store.remove();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startChildServer } from './child-server.js';
+import type { BenchTarget } from './target.js';
+
+const BENCH_DIR = resolve(import.meta.dirname, '..');
+const MAILDEV_BIN = join(BENCH_DIR, 'node_modules/maildev/bin/maildev');
+
+/** A port that was free a moment ago, for servers that cannot report the one they bound. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function startDiscardServer(): Promise<BenchTarget> {
+  const { server, match } = await startChildServer({
+    command: process.execPath,
+    args: ['--import', 'tsx', join(BENCH_DIR, 'servers/discard-smtp-server.ts')],
+    ready: /listening on (\d+)/,
+  });
+  return {
+    port: Number(match[1]),
+    to: 'anyone@bench.localhost',
+    process: server,
+    async stop() {
+      const output = await server.stop();
+      return Number(/accepted (\d+)/.exec(output)?.[1] ?? NaN);
+    },
+  };
+}
+
+/** maildev lives in bench/node_modules (bench/package.json), installed on first use. */
+export function ensureMaildev(): void {
+  if (existsSync(MAILDEV_BIN)) return;
+  console.log('Installing maildev into bench/node_modules …');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: BENCH_DIR, stdio: 'inherit' });
+}
+
+export async function startMaildev(): Promise<BenchTarget> {
+  ensureMaildev();
+  const [smtpPort, webPort] = [await freePort(), await freePort()];
+  const mailDirectory = await mkdtemp(join(tmpdir(), 'maildev-bench-'));
+  const { server } = await startChildServer({
+    command: process.execPath,
+    args: [MAILDEV_BIN, '--ip', '127.0.0.1', '--smtp', String(smtpPort), '--web', String(webPort), '--mail-directory', mailDirectory],
+    ready: /webapp running[\s\S]*SMTP Server running|SMTP Server running[\s\S]*webapp running/,
+  });
+  return {
+    port: smtpPort,
+    to: 'anyone@bench.localhost',
+    process: server,
+    async stop() {
+      const response = await fetch(`http://127.0.0.1:${webPort}/email`);
+      const emails = (await response.json()) as unknown[];
+      await server.stop();
+      await rm(mailDirectory, { recursive: true, force: true });
+      return emails.length;
+    },
+  };
+}

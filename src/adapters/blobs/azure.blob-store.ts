@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+import { BlobServiceClient, RestError, StorageSharedKeyCredential, type ContainerClient } from '@azure/storage-blob';
+import { NotFoundError } from '../../core/errors.js';
+import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
+import { readAll } from './blob-streams.js';
+
+export type AzureCredentials = { connectionString: string } | { accountName: string; accountKey: string };
+
+export interface AzureLocation {
+  container: string;
+  /** Prepended to every blob name ("" or ending in "/"). */
+  prefix: string;
+  credentials: AzureCredentials;
+  /** Blob service URL for account-and-key credentials; absent: https://<account>.blob.core.windows.net. */
+  endpoint?: string;
+}
+
+/** Streamed bodies are uploaded as blocks of this size, two at a time. */
+const BLOCK_BYTES = 4 * 1024 * 1024;
+
+const isNotFound = (error: unknown): boolean => error instanceof RestError && error.statusCode === 404;
+
+function serviceClient(location: AzureLocation): BlobServiceClient {
+  const { credentials } = location;
+  if ('connectionString' in credentials) return BlobServiceClient.fromConnectionString(credentials.connectionString);
+  const endpoint = location.endpoint ?? `https://${credentials.accountName}.blob.core.windows.net`;
+  return new BlobServiceClient(endpoint, new StorageSharedKeyCredential(credentials.accountName, credentials.accountKey));
+}
+
+/** Blobs as block blobs in an Azure Blob Storage container. */
+export class AzureBlobStore implements BlobStore {
+  private readonly container: ContainerClient;
+
+  constructor(private readonly location: AzureLocation) {
+    this.container = serviceClient(location).getContainerClient(location.container);
+  }
+
+  private blob(key: string) {
+    return this.container.getBlockBlobClient(this.location.prefix + key);
+  }
+
+  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+    const options = { blobHTTPHeaders: { blobContentType: contentType } };
+    if (Buffer.isBuffer(data)) await this.blob(key).uploadData(data, options);
+    else await this.blob(key).uploadStream(data, BLOCK_BYTES, 2, options);
+  }
+
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    try {
+      const count = range?.end === undefined ? undefined : range.end - range.start + 1;
+      const response = await this.blob(key).download(range?.start ?? 0, count);
+      return response.readableStreamBody as Readable;
+    } catch (error) {
+      if (isNotFound(error)) throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
+      throw error;
+    }
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    return readAll(await this.getStream(key));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.blob(key).deleteIfExists();
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return this.blob(key).exists();
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    for await (const item of this.container.listBlobsFlat({ prefix: this.location.prefix + prefix })) {
+      yield {
+        key: item.name.slice(this.location.prefix.length),
+        size: item.properties.contentLength ?? 0,
+        lastModified: item.properties.lastModified,
+      };
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
+import { createGroupCommitUnitOfWork } from './group-commit.js';
+
+describe('group commit unit of work (SQLite)', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mailroom-group-commit-'));
+    db = createDatabase({ dialect: 'sqlite', path: join(dir, 'test.db') });
+    await migrateToLatestOrThrow(db);
+  });
+  afterEach(async () => {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const leaseNames = async () => (await db.kysely.selectFrom('leases').select('name').orderBy('name').execute()).map((r) => r.name);
+
+  it('commits concurrent units together, each settling with its own result', async () => {
+    const transactions = vi.spyOn(db.kysely, 'startTransaction');
+    const unitOfWork = createGroupCommitUnitOfWork(db.kysely);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        unitOfWork(async (repos) => {
+          await repos.leases.tryAcquire(`lease-${i}`, 'holder', 60_000);
+          if (i === 3) throw new Error('unit 3 fails');
+          return i;
+        }),
+      ),
+    );
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([0, 1, 2, 'unit 3 fails', 4, 5, 6, 7, 8, 9]);
+    // The first unit opens a transaction at once; the nine that queued behind it share the next one.
+    expect(transactions).toHaveBeenCalledTimes(2);
+    expect(await leaseNames()).toEqual(['lease-0', 'lease-1', 'lease-2', 'lease-4', 'lease-5', 'lease-6', 'lease-7', 'lease-8', 'lease-9']);
+  });
+
+  it('rejects every unit of a batch whose commit fails, leaving nothing of it behind', async () => {
+    // A deferred foreign key is checked only at COMMIT: inserting the lease "poison" makes the commit fail.
+    await sql`create table poison (ref text references leases (name) deferrable initially deferred)`.execute(db.kysely);
+    await sql`create trigger poison_lease after insert on leases when new.name = 'poison' begin insert into poison values ('missing'); end`.execute(db.kysely);
+    const unitOfWork = createGroupCommitUnitOfWork(db.kysely);
+    const results = await Promise.allSettled(
+      ['first', 'innocent', 'poison'].map((name) => unitOfWork((repos) => repos.leases.tryAcquire(name, 'holder', 60_000))),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(await leaseNames()).toEqual(['first']);
+  });
+});

@@ -1,0 +1,123 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+import type { NotificationLogType } from '../../../core/vocab.js';
+import type { Database } from '../schema.js';
+
+/** One queued notification of one email to one webhook or chat-app integration. */
+export interface DeliveryJob {
+  id: string;
+  deliveryId: string;
+  tenantId: string;
+  environmentId: string | null;
+  emailId: string;
+  targetKind: NotificationLogType;
+  targetId: string;
+  attemptsMade: number;
+  /** null: as many attempts as the retry schedule allows. */
+  maxAttempts: number | null;
+}
+
+type Row = Database['notification_deliveries'];
+
+const toJob = (row: Row): DeliveryJob => ({
+  id: row.id,
+  deliveryId: row.delivery_id,
+  tenantId: row.tenant_id,
+  environmentId: row.environment_id,
+  emailId: row.email_id,
+  targetKind: row.target_kind as NotificationLogType,
+  targetId: row.target_id,
+  attemptsMade: row.attempts_made,
+  maxAttempts: row.max_attempts,
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The notification outbox as a durable queue. A row is claimable once `available_at` has passed;
+ * claiming moves it to now + lease under the worker's name, so a crashed worker's claims come back
+ * by themselves. Every outcome is written only while the claim is still ours (same worker, same
+ * attempt number), which is what keeps one attempt from being recorded twice.
+ */
+export class DeliveryRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /** Queues jobs; `claimedBy` hands them straight to that worker (a resend runs its attempt at once). */
+  async enqueue(jobs: DeliveryJob[], availableAt: number, claimedBy: string | null = null): Promise<void> {
+    if (jobs.length === 0) return;
+    const createdAt = new Date().toISOString();
+    await this.db
+      .insertInto('notification_deliveries')
+      .values(
+        jobs.map((job) => ({
+          id: job.id,
+          delivery_id: job.deliveryId,
+          tenant_id: job.tenantId,
+          environment_id: job.environmentId,
+          email_id: job.emailId,
+          target_kind: job.targetKind,
+          target_id: job.targetId,
+          attempts_made: job.attemptsMade,
+          max_attempts: job.maxAttempts,
+          available_at: iso(availableAt),
+          claimed_by: claimedBy,
+          created_at: createdAt,
+        })),
+      )
+      .execute();
+  }
+
+  /**
+   * Claims up to `limit` due jobs for `worker` until now + leaseMs. On PostgreSQL concurrent claimers
+   * skip each other's locked rows (FOR UPDATE SKIP LOCKED); SQLite runs one writer at a time, so the
+   * single UPDATE … RETURNING is already atomic there.
+   */
+  async claim(worker: string, limit: number, now: number, leaseMs: number): Promise<DeliveryJob[]> {
+    let due = this.db.selectFrom('notification_deliveries').select('id').where('available_at', '<=', iso(now)).orderBy('available_at').limit(limit);
+    if (this.postgres) due = due.forUpdate().skipLocked();
+    const rows = await this.db
+      .updateTable('notification_deliveries')
+      .set({ claimed_by: worker, available_at: iso(now + leaseMs) })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+    return rows.map(toJob);
+  }
+
+  /** Removes a finished job (delivered, or failed for good); false if the claim was lost meanwhile. */
+  async finish(job: DeliveryJob, worker: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('notification_deliveries')
+      .where('id', '=', job.id)
+      .where('claimed_by', '=', worker)
+      .where('attempts_made', '=', job.attemptsMade)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Counts the attempt and puts the job back for its next try at `availableAt`; false if the claim was lost. */
+  async retryLater(job: DeliveryJob, worker: string, availableAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notification_deliveries')
+      .set({ attempts_made: job.attemptsMade + 1, available_at: iso(availableAt), claimed_by: null })
+      .where('id', '=', job.id)
+      .where('claimed_by', '=', worker)
+      .where('attempts_made', '=', job.attemptsMade)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Drops the queued jobs of a deleted webhook or integration. */
+  async deleteForTarget(tenantId: string, targetId: string): Promise<void> {
+    await this.db.deleteFrom('notification_deliveries').where('tenant_id', '=', tenantId).where('target_id', '=', targetId).execute();
+  }
+
+  /** Jobs still queued (due or not); for tests and the bench to wait for a drained queue. */
+  async countQueued(): Promise<number> {
+    const row = await this.db.selectFrom('notification_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

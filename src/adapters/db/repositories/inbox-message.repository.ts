@@ -1,0 +1,119 @@
+import type { Kysely } from 'kysely';
+import type { Extracted } from '../../../core/extract.js';
+import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import type { Database } from '../schema.js';
+import { containsIgnoringCase, fromFlag, parseJson } from '../sql.js';
+
+/** An inbox message (spec 2.6) joined with the stored email it points at. */
+export interface InboxMessageRecord {
+  id: string;
+  uid: number;
+  inboxId: string;
+  emailId: string;
+  from: string;
+  to: string[];
+  subject: string;
+  textBody: string | null;
+  read: boolean;
+  extracted: Extracted;
+  createdAt: string;
+}
+
+export interface MessageMatch {
+  subject?: string;
+  from?: string;
+  /** Only messages stored after the message with this uid. */
+  afterUid?: number;
+}
+
+const COLUMNS = [
+  'inbox_messages.id',
+  'inbox_messages.uid',
+  'inbox_messages.inbox_id',
+  'inbox_messages.email_id',
+  'inbox_messages.extracted_json',
+  'inbox_messages.created_at',
+  'emails.from_address',
+  'emails.to_json',
+  'emails.subject',
+  'emails.text_body',
+  'emails.read',
+] as const;
+
+type JoinedRow = {
+  id: string;
+  uid: number;
+  inbox_id: string;
+  email_id: string;
+  extracted_json: string;
+  created_at: string;
+  from_address: string;
+  to_json: string;
+  subject: string;
+  text_body: string | null;
+  read: number;
+};
+
+const toRecord = (row: JoinedRow): InboxMessageRecord => ({
+  id: row.id,
+  uid: Number(row.uid),
+  inboxId: row.inbox_id,
+  emailId: row.email_id,
+  from: row.from_address,
+  to: parseJson<string[]>(row.to_json),
+  subject: row.subject,
+  textBody: row.text_body,
+  read: fromFlag(row.read),
+  extracted: parseJson<Extracted>(row.extracted_json),
+  createdAt: row.created_at,
+});
+
+/** Reads of an inbox's messages; `uid` (the global ascending sequence) orders them by arrival. */
+export class InboxMessageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private joined(inboxId: string) {
+    return this.db
+      .selectFrom('inbox_messages')
+      .innerJoin('emails', 'emails.id', 'inbox_messages.email_id')
+      .where('inbox_messages.inbox_id', '=', inboxId);
+  }
+
+  /** Newest first. */
+  async list(inboxId: string, request: PageRequest): Promise<Page<InboxMessageRecord>> {
+    const [rows, count] = await Promise.all([
+      this.joined(inboxId).select(COLUMNS).orderBy('inbox_messages.uid', 'desc').limit(request.perPage).offset(offsetOf(request)).execute(),
+      this.db
+        .selectFrom('inbox_messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('inbox_id', '=', inboxId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return makePage(rows.map(toRecord), Number(count.n), request);
+  }
+
+  async get(inboxId: string, messageId: string): Promise<InboxMessageRecord | undefined> {
+    const row = await this.joined(inboxId).select(COLUMNS).where('inbox_messages.id', '=', messageId).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  async getUid(inboxId: string, messageId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('inbox_messages')
+      .select('uid')
+      .where('inbox_id', '=', inboxId)
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.uid);
+  }
+
+  /** The earliest message that matches (case-insensitive substrings of subject and sender). */
+  async findFirst(inboxId: string, match: MessageMatch): Promise<InboxMessageRecord | undefined> {
+    let query = this.joined(inboxId).select(COLUMNS);
+    if (match.afterUid !== undefined) query = query.where('inbox_messages.uid', '>', match.afterUid);
+    if (match.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', match.subject));
+    if (match.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', match.from));
+    const row = await query.orderBy('inbox_messages.uid', 'asc').limit(1).executeTakeFirst();
+    return row && toRecord(row);
+  }
+}

@@ -1,0 +1,28 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** Per-tenant, per-month counters of received emails (docs/access.md). They only ever go up. */
+export class UsageRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** One statement on both dialects (INSERT … ON CONFLICT), so concurrent ingests never lose a count. */
+  async addEmails(tenantId: string, month: string, count: number, at: string): Promise<void> {
+    await this.db
+      .insertInto('usage_counters')
+      .values({ tenant_id: tenantId, month, emails: count, updated_at: at })
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'month']).doUpdateSet({ emails: sql<number>`usage_counters.emails + excluded.emails`, updated_at: at }),
+      )
+      .execute();
+  }
+
+  async emailsIn(tenantId: string, month: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('usage_counters')
+      .select('emails')
+      .where('tenant_id', '=', tenantId)
+      .where('month', '=', month)
+      .executeTakeFirst();
+    return row === undefined ? 0 : Number(row.emails);
+  }
+}

@@ -1,0 +1,28 @@
+import { InvalidInputError } from '../../core/errors.js';
+import { extractArtefacts } from '../../core/extract.js';
+import type { AuthenticationInput, MailAuthenticator } from '../../ports/mail-authenticator.js';
+import type { MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
+import type { MimeParser, ParsedMessage } from '../../ports/mime-parser.js';
+
+/** Parses, authenticates and extracts on the calling thread; also what each pool worker runs. */
+export class InlineMessageAnalyzer implements MessageAnalyzer {
+  constructor(
+    private readonly parser: MimeParser,
+    private readonly authenticator: MailAuthenticator,
+  ) {}
+
+  async analyze(input: AuthenticationInput): Promise<MessageAnalysis> {
+    const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
+    return { parsed, auth, extracted: extractArtefacts(parsed.text ?? '', parsed.html) };
+  }
+
+  async close(): Promise<void> {}
+
+  private async parse(raw: Buffer): Promise<ParsedMessage> {
+    try {
+      return await this.parser.parse(raw);
+    } catch (error) {
+      throw new InvalidInputError('MESSAGE_UNPARSEABLE', `Message could not be parsed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import type { ExtractedLink, LinkKind } from './extract.js';
+import {
+  MAGIC_LOGIN_STRONG_WORDS,
+  MAGIC_LOGIN_WORDS,
+  PASSWORD_RESET_WORDS,
+  UNSUBSCRIBE_WORDS,
+  VERIFICATION_WORDS,
+} from './extract-words.js';
+import { decodeEntities, htmlToText } from './html-text.js';
+
+const ANCHOR = /<a\b([^>]*)>([\s\S]*?)<\/a\s*>/gi;
+const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
+const IMG_ALT = /<img\b[^>]*\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
+const INVISIBLE = /<!--[\s\S]*?-->|<(head|style|script|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi;
+const BARE_URL = /https?:\/\/[^\s<>"'`{}|\\^[\]]+/gi;
+const TRAILING_PUNCTUATION = /[.,;:!?'")\]}>»]+$/;
+/** Text of an anchor that says nothing about where it goes. */
+const GENERIC_TEXT = /^(?:click here|here|this link|link|button|hier|ici|aqui|aquí|clique aqui|haga clic aquí|cliquez ici|hier klicken)?$/i;
+const CONTEXT_CHARS = 160;
+const MAX_TEXT = 200;
+
+/** A link needs a one-off token to be a verification, login or reset link; a bare /login page is "other". */
+function carriesToken(url: URL): boolean {
+  for (const [key, value] of url.searchParams) {
+    if (/^(?:token|code|key|otp|t|sig|signature|hash|auth|jwt|k|c|id|uid|ticket|nonce|oobcode|confirmation_token|verification_token)$/i.test(key) && value.length >= 6) {
+      return true;
+    }
+    if (/[A-Za-z0-9_-]{16,}/.test(value)) return true;
+  }
+  return url.pathname.split('/').some((segment) => segment.length >= 16 && /\d/.test(segment) && /[A-Za-z]/.test(segment));
+}
+
+/** The words of a URL worth reading: its path, parameter names and short word-like values. */
+function urlWords(url: URL): string {
+  const words = [decodeURIComponentSafe(url.pathname).replace(/[/_.-]+/g, ' ')];
+  for (const [key, value] of url.searchParams) {
+    words.push(key.replace(/[_-]+/g, ' '));
+    if (/^[a-z_-]{3,20}$/i.test(value)) words.push(value.replace(/[_-]+/g, ' '));
+  }
+  return words.join(' ').toLowerCase();
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function kindOfWords(words: string): LinkKind | undefined {
+  if (UNSUBSCRIBE_WORDS.test(words)) return 'unsubscribe';
+  if (PASSWORD_RESET_WORDS.test(words)) return 'password-reset';
+  if (MAGIC_LOGIN_STRONG_WORDS.test(words)) return 'magic-login';
+  if (VERIFICATION_WORDS.test(words)) return 'verification';
+  if (MAGIC_LOGIN_WORDS.test(words)) return 'magic-login';
+  return undefined;
+}
+
+/** The sentence around a link can tell a token link's purpose, never that it unsubscribes (footers list several links). */
+function contextKind(context: () => string): LinkKind | undefined {
+  const kind = kindOfWords(context().toLowerCase());
+  return kind === 'unsubscribe' ? undefined : kind;
+}
+
+/** The anchor text decides; an opaque anchor ("click here") falls back to the URL, then to the sentence around it. */
+export function classifyLink(rawUrl: string, text: string, context: () => string): LinkKind {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return 'other';
+  }
+  const ownText = text.toLowerCase();
+  const kind =
+    (GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText)) ??
+    kindOfWords(urlWords(url)) ??
+    contextKind(context);
+  if (kind === undefined) return 'other';
+  if (kind === 'unsubscribe' || carriesToken(url)) return kind;
+  return 'other';
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+
+function isWebUrl(url: string): boolean {
+  return /^https?:\/\/[^\s/]+/i.test(url);
+}
+
+/** Visible text just around position [start, end) of the HTML, for "please <a>click here</a> to verify". */
+function contextAround(html: string, start: number, end: number): string {
+  const before = html.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/^[^<]*>/, '');
+  const after = html.slice(end, end + CONTEXT_CHARS * 3).replace(/<[^>]*$/, '');
+  return `${htmlToText(before).slice(-CONTEXT_CHARS)} ${htmlToText(after).slice(0, CONTEXT_CHARS)}`;
+}
+
+/** Anchors of the HTML body with their visible text (or image alt); CSS, scripts, pixels and comments are not links. */
+export function htmlLinks(html: string): ExtractedLink[] {
+  const visible = html.replace(INVISIBLE, ' ');
+  const links: ExtractedLink[] = [];
+  for (const match of visible.matchAll(ANCHOR)) {
+    const href = HREF.exec(match[1] ?? '');
+    const url = decodeEntities((href?.[1] ?? href?.[2] ?? href?.[3] ?? '').trim());
+    if (!isWebUrl(url)) continue;
+    const inner = match[2] ?? '';
+    const alt = IMG_ALT.exec(inner);
+    const text = squash(htmlToText(inner)) || squash(decodeEntities(alt?.[1] ?? alt?.[2] ?? ''));
+    const context = () => contextAround(visible, match.index, match.index + match[0].length);
+    links.push({ url, text, kind: classifyLink(url, text, context) });
+  }
+  return links;
+}
+
+/** Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone. */
+export function textLinks(text: string): ExtractedLink[] {
+  const links: ExtractedLink[] = [];
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  lines.forEach((line, index) => {
+    for (const match of line.matchAll(BARE_URL)) {
+      const url = match[0].replace(TRAILING_PUNCTUATION, '');
+      const rest = squash(line.replace(match[0], ' ').replace(/[[\]()<>]/g, ' ').replace(/[:\-–—>]+\s*$/, ''));
+      const above = lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '';
+      const own = rest.length > 0 ? rest : squash(above.replace(BARE_URL, ' ').replace(/[:\-–—>]+\s*$/, ''));
+      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above} ${line}`) });
+    }
+  });
+  return links;
+}

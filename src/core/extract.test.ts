@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { extractArtefacts, type Extracted } from './extract.js';
+
+interface Expected {
+  codes?: string[];
+  otp?: string;
+  verificationCode?: string;
+  magicLink?: string;
+  links?: Array<{ url: string; kind: string }>;
+}
+
+interface CorpusMessage {
+  name: string;
+  text?: string;
+  html?: string;
+  expect: Expected;
+}
+
+const CORPUS_DIR = join(import.meta.dirname, '../../test/fixtures/extraction');
+const corpus: Array<CorpusMessage & { file: string }> = readdirSync(CORPUS_DIR)
+  .filter((file) => file.endsWith('.yaml'))
+  .flatMap((file) => (yaml.load(readFileSync(join(CORPUS_DIR, file), 'utf8')) as CorpusMessage[]).map((message) => ({ ...message, file })));
+
+/**
+ * Each artefact is one item: every code, otp, verificationCode, magicLink and every link whose kind
+ * is not "other". verificationCode, when not given, is expected to equal otp.
+ */
+function expectedItems(expected: Expected): Set<string> {
+  const verificationCode = expected.verificationCode ?? expected.otp;
+  return new Set([
+    ...(expected.codes ?? []).map((code) => `code:${code}`),
+    ...(expected.otp ? [`otp:${expected.otp}`] : []),
+    ...(verificationCode ? [`verificationCode:${verificationCode}`] : []),
+    ...(expected.magicLink ? [`magicLink:${expected.magicLink}`] : []),
+    ...(expected.links ?? []).map((link) => `link:${link.kind}:${link.url}`),
+  ]);
+}
+
+function foundItems(found: Extracted): Set<string> {
+  return new Set([
+    ...found.codes.map((code) => `code:${code}`),
+    ...(found.otp ? [`otp:${found.otp}`] : []),
+    ...(found.verificationCode ? [`verificationCode:${found.verificationCode}`] : []),
+    ...(found.magicLink ? [`magicLink:${found.magicLink}`] : []),
+    ...found.links.filter((link) => link.kind !== 'other').map((link) => `link:${link.kind}:${link.url}`),
+  ]);
+}
+
+describe('extractArtefacts', () => {
+  it('holds a corpus of at least 60 messages in five languages', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(corpus.map((m) => m.file))).toEqual(new Set(['en.yaml', 'de.yaml', 'fr.yaml', 'es.yaml', 'pt.yaml', 'traps.yaml']));
+  });
+
+  it('keeps precision and recall at or above 0.95 over the corpus', () => {
+    let truePositives = 0;
+    let predicted = 0;
+    let relevant = 0;
+    const misses: string[] = [];
+    for (const message of corpus) {
+      const expected = expectedItems(message.expect);
+      const found = foundItems(extractArtefacts(message.text ?? '', message.html ?? null));
+      predicted += found.size;
+      relevant += expected.size;
+      for (const item of found) {
+        if (expected.has(item)) truePositives += 1;
+        else misses.push(`${message.file} ${message.name}: unexpected ${item}`);
+      }
+      for (const item of expected) if (!found.has(item)) misses.push(`${message.file} ${message.name}: missed ${item}`);
+    }
+    const precision = predicted === 0 ? 1 : truePositives / predicted;
+    const recall = relevant === 0 ? 1 : truePositives / relevant;
+    console.log(`extraction corpus: ${corpus.length} messages, ${relevant} artefacts; precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}`);
+    if (misses.length > 0) console.log(misses.join('\n'));
+    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(recall).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('reads visible text and anchors only: not CSS, comments, scripts or tracking pixels', () => {
+    const html = `<html><head><style>.c{color:#482913}</style><script>var code = 739104;</script></head><body>
+      <!-- verification code 551234 -->
+      <img src="https://t.example/pixel.gif?code=884422&u=9f8e7d6c5b4a39281706" alt="">
+      <p>Welcome aboard.</p></body></html>`;
+    expect(extractArtefacts('', html)).toEqual({ otp: null, verificationCode: null, links: [], codes: [], magicLink: null });
+  });
+
+  it('keeps link text and the kind "other" for links that are not auth links', () => {
+    const found = extractArtefacts('', '<p><a href="https://example.com/pricing">See &amp; compare plans</a></p>');
+    expect(found.links).toEqual([{ url: 'https://example.com/pricing', text: 'See & compare plans', kind: 'other' }]);
+  });
+
+  it('stays fast on a large newsletter (it runs on every ingest)', () => {
+    const block = '<tr><td><a href="https://shop.example/p/12345?utm=x">Item 12345</a> now $19.99, order by 2026-12-01. Call 555-123-4567.</td></tr>';
+    const html = `<table>${block.repeat(2_000)}</table>`;
+    const started = performance.now();
+    extractArtefacts(html.replace(/<[^>]+>/g, ' '), html);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

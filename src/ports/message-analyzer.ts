@@ -1,0 +1,22 @@
+import type { AuthResults } from '../core/email.js';
+import type { Extracted } from '../core/extract.js';
+import type { AuthenticationInput } from './mail-authenticator.js';
+import type { ParsedMessage } from './mime-parser.js';
+
+export interface MessageAnalysis {
+  parsed: ParsedMessage;
+  auth: AuthResults;
+  /** OTP codes and links found in the bodies: pure computation, but regex-heavy, so it runs here too. */
+  extracted: Extracted;
+}
+
+/**
+ * The CPU-heavy half of ingest: MIME parsing, SPF/DKIM/DMARC and artefact extraction for one message, on this thread or
+ * on a pool of worker threads. Rejects with an InvalidInputError when the message cannot be parsed
+ * (the sender gets 5xx) and with an UnavailableError when the analysis could not run (4xx: retry).
+ */
+export interface MessageAnalyzer {
+  analyze(input: AuthenticationInput): Promise<MessageAnalysis>;
+  /** Releases threads; in-flight analyses are refused with UnavailableError. */
+  close(): Promise<void>;
+}

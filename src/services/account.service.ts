@@ -1,0 +1,189 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Caller } from '../core/api-key.js';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
+import { signJwt, verifyJwt } from '../core/jwt.js';
+import { LoginThrottle } from '../core/login-throttle.js';
+import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../core/password.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { Tenant } from '../adapters/db/repositories/tenant.repository.js';
+import type { User } from '../adapters/db/repositories/user.repository.js';
+import type { TenantService } from './tenant.service.js';
+
+export interface AccountSettings {
+  signup: 'open' | 'closed';
+  /** Lifetime of a session JWT (the API credential of the dashboard). */
+  accessTokenSeconds: number;
+  /** Lifetime of a refresh session (the HttpOnly cookie); each refresh starts a new one. */
+  refreshSessionMs: number;
+  /** Failed sign-ins per email address, and per client IP, in `throttleWindowMs` before further ones are refused. */
+  failuresPerEmail: number;
+  failuresPerIp: number;
+  throttleWindowMs: number;
+}
+
+export const DEFAULT_ACCOUNT_SETTINGS: Omit<AccountSettings, 'signup'> = {
+  accessTokenSeconds: 15 * 60,
+  refreshSessionMs: 30 * 86_400_000,
+  failuresPerEmail: 10,
+  failuresPerIp: 50,
+  throttleWindowMs: 15 * 60_000,
+};
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  tenantId: string;
+  createdAt: string;
+}
+
+/** What sign-up, sign-in and refresh hand out: the JWT for the API and the refresh token for the cookie. */
+export interface Session {
+  accessToken: string;
+  expiresIn: number;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  user: PublicUser;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+const MAX_EMAIL_LENGTH = 254;
+
+const publicUser = (user: User): PublicUser => ({ id: user.id, email: user.email, tenantId: user.tenantId, createdAt: user.createdAt });
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+function normaliseEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) throw new InvalidInputError('INVALID_EMAIL', 'email must be an email address such as you@example.com', { field: 'email' });
+  return email;
+}
+
+function checkPasswordRules(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw new InvalidInputError('INVALID_PASSWORD', `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, { field: 'password' });
+  }
+}
+
+/**
+ * Dashboard accounts (docs/dashboard.md): users with scrypt password hashes, one tenant each;
+ * sessions are short-lived HS256 JWTs plus a rotating refresh token kept (hashed) in the database.
+ */
+export class AccountService {
+  private readonly failuresByEmail: LoginThrottle;
+  private readonly failuresByIp: LoginThrottle;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly tenants: TenantService,
+    private readonly secret: Buffer,
+    readonly settings: AccountSettings,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.failuresByEmail = new LoginThrottle(settings.failuresPerEmail, settings.throttleWindowMs, now);
+    this.failuresByIp = new LoginThrottle(settings.failuresPerIp, settings.throttleWindowMs, now);
+  }
+
+  /** Self-service sign-up: a new tenant on the free plan with its production environment, and its first user. */
+  async signUp(input: Credentials): Promise<Session> {
+    if (this.settings.signup === 'closed') throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an operator for an account');
+    const { user } = await this.createUser(input);
+    return this.startSession(user);
+  }
+
+  /**
+   * An operator creates a user (CLI), regardless of MAILROOM_SIGNUP: into an existing tenant, or
+   * with a new free-plan tenant named after the email.
+   */
+  async createUser(input: Credentials & { tenantId?: string }): Promise<{ user: User; tenant: Tenant }> {
+    const email = normaliseEmail(input.email);
+    checkPasswordRules(input.password);
+    if ((await this.repos.users.getByEmail(email)) !== undefined) throw this.emailTaken();
+    const user: User = { id: randomUUID(), tenantId: '', email, passwordHash: await hashPassword(input.password), createdAt: new Date(this.now()).toISOString(), lastSignInAt: null };
+    try {
+      if (input.tenantId !== undefined) {
+        const tenant = await this.tenants.getOrThrow(input.tenantId);
+        await this.repos.users.insert({ ...user, tenantId: tenant.id });
+        return { user: { ...user, tenantId: tenant.id }, tenant };
+      }
+      const created = await this.tenants.create({ name: email, plan: 'free' }, (repos, tenant) => repos.users.insert({ ...user, tenantId: tenant.id }));
+      return { user: { ...user, tenantId: created.tenant.id }, tenant: created.tenant };
+    } catch (error) {
+      // Two sign-ups with one address at once: the unique index decides, the loser gets the same 409.
+      if ((await this.repos.users.getByEmail(email)) !== undefined) throw this.emailTaken();
+      throw error;
+    }
+  }
+
+  /** Wrong email and wrong password answer alike, in about the same time (a decoy hash is checked). */
+  async signIn(input: Credentials, clientIp: string): Promise<Session> {
+    const email = input.email.trim().toLowerCase();
+    if (this.failuresByEmail.blocked(email) || this.failuresByIp.blocked(clientIp)) {
+      throw new RateLimitedError('LOGIN_THROTTLED', 'Too many failed sign-ins; wait a few minutes and try again');
+    }
+    const user = await this.repos.users.getByEmail(email);
+    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+    if (user === undefined || !valid) {
+      this.failuresByEmail.fail(email);
+      this.failuresByIp.fail(clientIp);
+      throw new UnauthenticatedError('INVALID_CREDENTIALS', 'Wrong email or password');
+    }
+    await this.repos.users.touchSignIn(user.id, new Date(this.now()).toISOString());
+    return this.startSession(user);
+  }
+
+  /** Trades a refresh token for a new JWT and a new refresh token (the old one stops working). */
+  async refresh(refreshToken: string | undefined): Promise<Session> {
+    const session = refreshToken === undefined ? undefined : await this.repos.users.takeSession(hashToken(refreshToken));
+    if (session === undefined || Date.parse(session.expiresAt) <= this.now()) throw this.sessionEnded();
+    const user = await this.repos.users.get(session.userId);
+    if (user === undefined) throw this.sessionEnded();
+    return this.startSession(user);
+  }
+
+  async signOut(refreshToken: string | undefined): Promise<void> {
+    if (refreshToken !== undefined) await this.repos.users.takeSession(hashToken(refreshToken));
+  }
+
+  /** A valid session JWT is a tenant-level caller for every environment (the dashboard acts for the whole account). */
+  authenticate(token: string): Caller {
+    const claims = verifyJwt(token, this.secret, Math.floor(this.now() / 1000));
+    if (claims === 'expired') throw new UnauthenticatedError('TOKEN_EXPIRED', 'The session token has expired; refresh it (POST /api/v1/auth/refresh) or sign in again');
+    if (typeof claims === 'string') throw new UnauthenticatedError('TOKEN_INVALID', 'Invalid session token');
+    return { tenantId: claims.tid, keyId: `user:${claims.sub}`, environmentId: null, inboxId: null, scopes: ['api'], credential: 'jwt' };
+  }
+
+  /** The signed-in user (null for API-key callers) and the account. */
+  async profile(caller: Caller): Promise<{ user: PublicUser | null; tenant: Tenant }> {
+    const tenant = await this.tenants.getOrThrow(caller.tenantId);
+    if (caller.credential !== 'jwt') return { user: null, tenant };
+    const user = await this.repos.users.get(caller.keyId.slice('user:'.length));
+    if (user === undefined || user.tenantId !== tenant.id) throw new NotFoundError('USER_NOT_FOUND', 'This user no longer exists');
+    return { user: publicUser(user), tenant };
+  }
+
+  async sweepExpiredSessions(): Promise<number> {
+    return this.repos.users.deleteExpiredSessions(new Date(this.now()).toISOString());
+  }
+
+  private async startSession(user: User): Promise<Session> {
+    const now = this.now();
+    const iat = Math.floor(now / 1000);
+    const accessToken = signJwt({ sub: user.id, tid: user.tenantId, iat, exp: iat + this.settings.accessTokenSeconds }, this.secret);
+    const refreshToken = randomBytes(32).toString('base64url');
+    const refreshExpiresAt = new Date(now + this.settings.refreshSessionMs);
+    await this.repos.users.insertSession({ id: randomUUID(), userId: user.id, tokenHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: refreshExpiresAt.toISOString() });
+    return { accessToken, expiresIn: this.settings.accessTokenSeconds, refreshToken, refreshExpiresAt, user: publicUser(user) };
+  }
+
+  private emailTaken(): ConflictError {
+    return new ConflictError('EMAIL_TAKEN', 'An account with this email already exists; sign in instead', { field: 'email' });
+  }
+
+  private sessionEnded(): UnauthenticatedError {
+    return new UnauthenticatedError('SESSION_EXPIRED', 'Your session has ended; sign in again');
+  }
+}

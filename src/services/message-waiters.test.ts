@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryEventBus } from '../adapters/events/memory.event-bus.js';
+import type { DomainEvent, EventBus, EventHandler } from '../ports/event-bus.js';
+import { MessageWaiters } from './message-waiters.js';
+
+const inboxEvent = (inboxId: string, messageId: string, subject = 'Hello', from = 'a@example.com'): DomainEvent => ({
+  type: 'inbox.message',
+  tenantId: 't',
+  environmentId: 'e',
+  inboxId,
+  timestamp: new Date().toISOString(),
+  data: { inboxId, messageId, subject, from },
+});
+
+describe('MessageWaiters', () => {
+  it('wakes only the waiters of the event inbox whose filters match', async () => {
+    const bus = new MemoryEventBus();
+    const waiters = new MessageWaiters(bus);
+    const plain = waiters.wait('inbox-1', {}, 10_000);
+    const filtered = waiters.wait('inbox-1', { subject: 'CODE' }, 10_000);
+    const elsewhere = waiters.wait('inbox-2', {}, 10_000);
+    await bus.publish(inboxEvent('inbox-1', 'm1', 'Welcome'));
+    expect(await plain.message).toBe('m1');
+    expect(waiters.size).toBe(2);
+    await bus.publish(inboxEvent('inbox-1', 'm2', 'Your code'));
+    expect(await filtered.message).toBe('m2');
+    elsewhere.cancel();
+    expect(await elsewhere.message).toBeUndefined();
+    expect(waiters.size).toBe(0);
+  });
+
+  it('settles with undefined on timeout and on abort, and forgets the waiter', async () => {
+    const waiters = new MessageWaiters(new MemoryEventBus());
+    expect(await waiters.wait('inbox', {}, 5).message).toBeUndefined();
+    const controller = new AbortController();
+    const pending = waiters.wait('inbox', {}, 10_000, controller.signal);
+    expect(waiters.size).toBe(1);
+    controller.abort();
+    expect(await pending.message).toBeUndefined();
+    expect(waiters.size).toBe(0);
+  });
+
+  it('an event costs the same with 10,000 waiters on other inboxes (indexed by inbox)', async () => {
+    // A bare bus, so the measurement is the waiters' own cost per event.
+    let deliver: EventHandler = () => undefined;
+    const bus = { subscribe: (handler: EventHandler) => ((deliver = handler), () => undefined) } as unknown as EventBus;
+    const waiters = new MessageWaiters(bus);
+    const time = (rounds: number) => {
+      const started = performance.now();
+      for (let i = 0; i < rounds; i++) deliver({ ...inboxEvent('busy-inbox', `m${i}`), id: String(i) });
+      return performance.now() - started;
+    };
+    time(5_000);
+    const baseline = time(5_000);
+    const idle = Array.from({ length: 10_000 }, (_, i) => waiters.wait(`idle-${i}`, { subject: 'never' }, 60_000));
+    const loaded = time(5_000);
+    expect(waiters.size).toBe(10_000);
+    // A scan of 10,000 waiters per event would cost 50 million checks here (hundreds of ms), not a few ms.
+    expect(loaded).toBeLessThan(baseline * 4 + 30);
+    waiters.close();
+    expect(await Promise.all(idle.map((w) => w.message))).toEqual(Array(10_000).fill(undefined));
+  });
+});

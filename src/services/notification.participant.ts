@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { firesFor } from '../core/notification-routing.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { DeliveryJob } from '../adapters/db/repositories/delivery.repository.js';
+import type { DeliveryWorker, Reservation } from '../workers/delivery.worker.js';
+import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
+
+export interface NotificationParticipantOptions {
+  worker: DeliveryWorker;
+  /** This node's claim owner and lease, for the jobs it claims for itself in the ingest transaction. */
+  workerId: string;
+  leaseMs: number;
+}
+
+function job(stored: StoredEmail, targetKind: DeliveryJob['targetKind'], targetId: string): DeliveryJob {
+  return {
+    id: randomUUID(),
+    deliveryId: randomUUID(),
+    tenantId: stored.email.tenantId,
+    environmentId: stored.email.environmentId,
+    emailId: stored.email.id,
+    targetKind,
+    targetId,
+    attemptsMade: 0,
+    maxAttempts: null,
+  };
+}
+
+async function jobsFor(repos: Repositories, stored: StoredEmail): Promise<DeliveryJob[]> {
+  const tenantId = stored.email.tenantId;
+  const [webhooks, integrations] = await Promise.all([repos.webhooks.activeTargets(tenantId), repos.chatappIntegrations.activeTargets(tenantId)]);
+  const inboxIds = stored.inboxMessages.map((m) => m.inboxId);
+  return [
+    ...webhooks.filter((w) => w.events.includes('email.received') && firesFor(w.inboxIds, inboxIds)).map((w) => job(stored, 'WEBHOOK', w.id)),
+    ...integrations.filter((i) => firesFor(i.inboxIds, inboxIds)).map((i) => job(stored, i.kind === 'bot' ? 'CHATAPP_BOT' : 'CHATAPP', i.id)),
+  ];
+}
+
+/**
+ * The transactional outbox: one delivery row per (email, webhook or integration), inserted in the
+ * ingest transaction so a committed email always has its notifications queued. As many as this
+ * node's worker has free slots for are inserted already claimed by it and start right after the
+ * commit, with no claim query; the rest are left for the next claim, which the commit triggers. If
+ * the node dies first, the claim's lease runs out and any node picks the job up.
+ */
+export function createNotificationParticipant(options: NotificationParticipantOptions): IngestParticipant {
+  const queued = new WeakMap<StoredEmail[], { reservation: Reservation | undefined; claimed: DeliveryJob[]; unclaimed: number }>();
+  return {
+    name: 'notifications',
+    async inTransaction(repos, emails) {
+      const jobs = (await Promise.all(emails.map((stored) => jobsFor(repos, stored)))).flat();
+      if (jobs.length === 0) return;
+      const reservation = options.worker.reserve(jobs.length);
+      const claimed = jobs.slice(0, reservation?.size ?? 0);
+      const now = Date.now();
+      await repos.deliveries.enqueue(claimed, now + options.leaseMs, options.workerId);
+      await repos.deliveries.enqueue(jobs.slice(claimed.length), now);
+      queued.set(emails, { reservation, claimed, unclaimed: jobs.length - claimed.length });
+    },
+    afterCommit(emails) {
+      const batch = queued.get(emails);
+      if (batch === undefined) return;
+      batch.reservation?.run(batch.claimed);
+      if (batch.unclaimed > 0) options.worker.wake();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryConnectionGroups } from '../adapters/events/memory.connection-groups.js';
+import { MemoryEventBus } from '../adapters/events/memory.event-bus.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { Caller } from '../core/api-key.js';
+import { RealtimeService } from './realtime.service.js';
+import type { StreamMessage, StreamSink } from './realtime-messages.js';
+
+const caller: Caller = { tenantId: 't1', keyId: 'k1', environmentId: null, inboxId: null, scopes: ['api'] };
+const noRepos = {} as Repositories;
+
+class FakeSink implements StreamSink {
+  readonly received: Array<{ id: string; type: string; data: Record<string, unknown> }> = [];
+  accept = true;
+  final: StreamMessage | undefined;
+  private listener: (() => void) | undefined;
+  send(message: StreamMessage): boolean {
+    if (this.accept) this.received.push({ id: message.id, ...JSON.parse(message.json) });
+    return this.accept;
+  }
+  close(final: StreamMessage): void {
+    this.final ??= final;
+    this.listener?.();
+  }
+  onClose(listener: () => void): void {
+    this.listener = listener;
+  }
+}
+
+const setup = () => {
+  const bus = new MemoryEventBus();
+  const realtime = new RealtimeService(bus, new MemoryConnectionGroups(), noRepos, 1024, (error) => {
+    throw error;
+  });
+  const publish = (subject: string) => bus.publish({ type: 'email.received', tenantId: 't1', environmentId: null, timestamp: new Date().toISOString(), data: { subject } });
+  return { bus, realtime, publish };
+};
+
+describe('RealtimeService', () => {
+  it('refuses distributed mode for a JWT caller, and accepts broadcast', async () => {
+    const { realtime } = setup();
+    const jwtCaller: Caller = { ...caller, credential: 'jwt' };
+    await expect(realtime.assertCanOpen({ caller: jwtCaller, mode: 'distributed' })).rejects.toMatchObject({ kind: 'unauthenticated', code: 'DISTRIBUTED_REQUIRES_API_KEY' });
+    await expect(realtime.assertCanOpen({ caller: jwtCaller, mode: 'broadcast' })).resolves.toBeUndefined();
+  });
+
+  it('replays missed events, then live ones, without duplicates', async () => {
+    const { realtime, publish, bus } = setup();
+    await publish('seen');
+    const [seen] = await bus.recent('t1', '0-0');
+    await publish('missed');
+    const sink = new FakeSink();
+    await realtime.open({ caller, mode: 'broadcast', lastEventId: seen?.id }, sink);
+    await publish('live');
+    expect(sink.received.map((e) => e.type)).toEqual(['connected', 'email.received', 'email.received']);
+    expect(sink.received.slice(1).map((e) => e.data.subject)).toEqual(['missed', 'live']);
+  });
+
+  it('closes a sink that refuses data with a slow_consumer event, and stops sending to it', async () => {
+    const { realtime, publish } = setup();
+    const sink = new FakeSink();
+    await realtime.open({ caller, mode: 'broadcast' }, sink);
+    sink.accept = false;
+    await publish('too much');
+    expect(JSON.parse(sink.final?.json ?? '{}')).toMatchObject({ type: 'disconnect', data: { reason: 'slow_consumer' } });
+    expect(realtime.connectionCount).toBe(0);
+  });
+});

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  customBlobKey,
+  customObjectPaths,
+  parseCustomBlobKey,
+  storagePathOf,
+  type CustomStorage,
+  type StorageCredentials,
+  type StorageTarget,
+} from '../core/custom-storage.js';
+import { NotFoundError } from '../core/errors.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { SealedStorage } from '../adapters/db/repositories/storage-config.repository.js';
+import type { SecretBox } from '../adapters/secrets/secret-box.js';
+import type { BlobInfo, BlobStore, ByteRange } from '../ports/blob-store.js';
+import { servicePlacement, type BlobPlacements, type EmailBlobPlacement } from './blob-placement.js';
+
+export type OpenCustomStore = (target: StorageTarget, credentials: StorageCredentials) => BlobStore;
+
+/** Bounds per-process memory; forgetting an entry costs one read (and one SDK client) again. */
+const MAX_CACHED = 1_000;
+/** Failed emails remembered so one bad bucket gives one log entry per email, not one per blob. */
+const MAX_REPORTED = 1_000;
+
+interface Route {
+  store: BlobStore;
+  key: string;
+  storage?: CustomStorage;
+}
+
+/**
+ * The one BlobStore every service uses. Keys of mail in a tenant's own bucket name the storage
+ * configuration they were written with (`tenant-storage/<id>/<path>`, core/custom-storage.ts), so
+ * reads, range reads and deletes (REST, IMAP, inbox expiry) go to the right bucket with no
+ * caller knowing; every other key is the service store's. It also chooses where new mail goes
+ * (BlobPlacements), from the tenant's current configuration, cached for `cacheMs`.
+ */
+export class TenantBlobStores implements BlobStore, BlobPlacements {
+  private readonly current = new Map<string, { value: Promise<SealedStorage | undefined>; until: number }>();
+  private readonly opened = new Map<string, Promise<{ storage: CustomStorage; store: BlobStore }>>();
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly service: BlobStore,
+    private readonly repos: Repositories,
+    private readonly secrets: SecretBox,
+    private readonly openCustom: OpenCustomStore,
+    private readonly cacheMs: number,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  async placeEmail(tenantId: string, emailId: string, receivedAt: string): Promise<EmailBlobPlacement> {
+    const current = await this.currentOf(tenantId);
+    if (current === undefined) return servicePlacement(tenantId, emailId);
+    const { storage } = current;
+    const folder = customObjectPaths.emailFolder(tenantId, emailId, receivedAt);
+    return {
+      emlKey: customBlobKey(storage.id, customObjectPaths.eml(folder)),
+      attachmentKey: (attachmentId, filename) => customBlobKey(storage.id, customObjectPaths.attachment(folder, attachmentId, filename)),
+      metadataOnly: storage.metadataOnly,
+    };
+  }
+
+  /** A configuration changed on this node: new mail follows it at once (other nodes within cacheMs). */
+  forget(tenantId: string): void {
+    this.current.delete(tenantId);
+  }
+
+  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+    const route = await this.route(key);
+    try {
+      await route.store.put(route.key, data, contentType);
+    } catch (error) {
+      if (route.storage !== undefined) await this.reportFailedWrite(route.storage, route.key, error).catch(this.onBackgroundError);
+      throw error;
+    }
+  }
+
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    const route = await this.route(key);
+    return route.store.getStream(route.key, range);
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    const route = await this.route(key);
+    return route.store.getBuffer(route.key);
+  }
+
+  async delete(key: string): Promise<void> {
+    const route = await this.route(key);
+    await route.store.delete(route.key);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const route = await this.route(key);
+    return route.store.exists(route.key);
+  }
+
+  /** The service store only: customers' buckets are theirs, and the orphan sweep never lists them. */
+  list(prefix: string): AsyncIterable<BlobInfo> {
+    return this.service.list(prefix);
+  }
+
+  private async route(key: string): Promise<Route> {
+    const custom = parseCustomBlobKey(key);
+    if (custom === undefined) return { store: this.service, key };
+    const { storage, store } = await this.openedStore(custom.storageId);
+    return { store, key: custom.objectPath, storage };
+  }
+
+  private currentOf(tenantId: string, now = Date.now()): Promise<SealedStorage | undefined> {
+    const cached = this.current.get(tenantId);
+    if (cached !== undefined && cached.until > now) return cached.value;
+    if (this.current.size >= MAX_CACHED) this.current.clear();
+    const value = this.repos.storageConfigs.current(tenantId);
+    this.current.set(tenantId, { value, until: now + this.cacheMs });
+    value.catch(() => this.current.delete(tenantId));
+    return value;
+  }
+
+  /** Configurations never change once saved (a PUT makes a new one), so an opened store is kept. */
+  private openedStore(storageId: string): Promise<{ storage: CustomStorage; store: BlobStore }> {
+    const cached = this.opened.get(storageId);
+    if (cached !== undefined) return cached;
+    if (this.opened.size >= MAX_CACHED) this.opened.clear();
+    const opening = this.repos.storageConfigs.byId(storageId).then((sealed) => {
+      if (sealed === undefined) throw new NotFoundError('BLOB_NOT_FOUND', `storage configuration ${storageId} is gone`);
+      const credentials = JSON.parse(this.secrets.open(sealed.credentialsSealed, storageId)) as StorageCredentials;
+      return { storage: sealed.storage, store: this.openCustom(sealed.storage, credentials) };
+    });
+    this.opened.set(storageId, opening);
+    opening.catch(() => this.opened.delete(storageId));
+    return opening;
+  }
+
+  /** The activity log says why the sender got a 451: once per email, naming the bucket and the provider's error. */
+  private async reportFailedWrite(storage: CustomStorage, objectPath: string, error: unknown): Promise<void> {
+    const emailFolder = objectPath.split('/').slice(0, 5).join('/');
+    if (this.reported.has(emailFolder)) return;
+    if (this.reported.size >= MAX_REPORTED) this.reported.clear();
+    this.reported.add(emailFolder);
+    const emailId = objectPath.split('/')[4] ?? null;
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.repos.logs.append([
+      {
+        id: randomUUID(),
+        tenantId: storage.tenantId,
+        environmentId: null,
+        emailId: null,
+        type: 'SMTP_RECEIVED',
+        status: 'FAILED',
+        message: `Email not accepted: your ${storage.provider} bucket "${storage.bucket}" could not be written (${reason}). The sending server was told to retry later (451); nothing was stored.`,
+        metadata: { reason: 'CUSTOM_STORAGE_UNAVAILABLE', intendedEmailId: emailId, provider: storage.provider, bucket: storage.bucket, storagePath: storagePathOf(storage, objectPath), error: reason },
+        createdAt: new Date().toISOString(),
+      },
+    ]);
+  }
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../core/api-key.js';
+import { RateLimitedError } from '../core/errors.js';
+import { PLAN_LIMITS, usageMonthEnd, usageMonthOf, type PlanLimits } from '../core/plans.js';
+import type { PlanName } from '../core/vocab.js';
+import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
+import type { Delivery, RecipientAdmission } from './recipient.service.js';
+import type { TenantLimits } from './tenant-limits.js';
+
+export interface UsageView {
+  month: string;
+  resetsAt: string;
+  emails: { used: number; limit: number; remaining: number };
+  plan: { name: PlanName } & PlanLimits;
+  plans: Record<string, PlanLimits>;
+}
+
+/** A refused recipient is logged at most this often per tenant and node, so a sender's retry storm cannot flood the log. */
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
+const MAX_REMEMBERED_REFUSALS = 10_000;
+
+/**
+ * The monthly email quota (spec 8): an email counts when it is received, in the ingest transaction
+ * (so it counts exactly when it is stored), and deleting it gives nothing back. Once a tenant has
+ * used its month's quota, its recipients are refused at RCPT TO with 452 4.2.2 and the activity log
+ * records why (docs/access.md).
+ */
+export class UsageService implements RecipientAdmission {
+  private readonly lastRefusalLogged = new Map<string, number>();
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly limits: TenantLimits,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  async usage(caller: Caller, now = new Date()): Promise<UsageView> {
+    const month = usageMonthOf(now);
+    const [{ plan, limits }, used] = await Promise.all([this.limits.of(caller.tenantId), this.repos.usage.emailsIn(caller.tenantId, month)]);
+    return {
+      month,
+      resetsAt: usageMonthEnd(month),
+      emails: { used, limit: limits.monthlyEmails, remaining: Math.max(0, limits.monthlyEmails - used) },
+      plan: { name: plan, ...limits },
+      plans: PLAN_LIMITS,
+    };
+  }
+
+  /** Called at RCPT TO for each recipient Mailroom serves. */
+  async admit(delivery: Delivery, now = new Date()): Promise<void> {
+    const month = usageMonthOf(now);
+    const [{ limits }, used] = await Promise.all([this.limits.of(delivery.tenantId), this.repos.usage.emailsIn(delivery.tenantId, month)]);
+    if (used < limits.monthlyEmails) return;
+    this.logRefusal(delivery, { month, used, limit: limits.monthlyEmails }, now);
+    throw new RateLimitedError('EMAIL_QUOTA_EXCEEDED', "The recipient's monthly email quota is used up");
+  }
+
+  /** Counts each tenant's copy of a message once, committed with the email itself. */
+  participant(): IngestParticipant {
+    return {
+      name: 'usage-quota',
+      inTransaction: async (repos, emails) => {
+        const at = new Date();
+        const month = usageMonthOf(at);
+        for (const [tenantId, count] of countByTenant(emails)) await repos.usage.addEmails(tenantId, month, count, at.toISOString());
+      },
+    };
+  }
+
+  private logRefusal(delivery: Delivery, quota: { month: string; used: number; limit: number }, now: Date): void {
+    const last = this.lastRefusalLogged.get(delivery.tenantId) ?? 0;
+    if (now.getTime() - last < REFUSAL_LOG_INTERVAL_MS) return;
+    if (this.lastRefusalLogged.size >= MAX_REMEMBERED_REFUSALS) this.lastRefusalLogged.clear();
+    this.lastRefusalLogged.set(delivery.tenantId, now.getTime());
+    this.repos.logs
+      .append([
+        {
+          id: randomUUID(),
+          tenantId: delivery.tenantId,
+          environmentId: delivery.environmentId,
+          emailId: null,
+          type: 'SMTP_RECEIVED',
+          status: 'FAILED',
+          message: `Refused mail for ${delivery.address}: the monthly email quota (${quota.limit}) is used up; senders were told to retry later (452 4.2.2)`,
+          metadata: { reason: 'EMAIL_QUOTA_EXCEEDED', recipient: delivery.address, inboxId: delivery.inboxId, ...quota, smtpReply: '452 4.2.2' },
+          createdAt: now.toISOString(),
+        },
+      ])
+      .catch(this.onBackgroundError);
+  }
+}
+
+function countByTenant(emails: StoredEmail[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const stored of emails) counts.set(stored.email.tenantId, (counts.get(stored.email.tenantId) ?? 0) + 1);
+  return counts;
+}

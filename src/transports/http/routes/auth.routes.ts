@@ -1,0 +1,146 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../../../core/errors.js';
+import type { AccountService, Session } from '../../../services/account.service.js';
+import { ErrorBody, IsoDate, Nullable, errorResponses } from '../schemas/common.js';
+
+/** The refresh cookie: HttpOnly (no script reads it), Secure, SameSite=Strict, sent only to /api/v1/auth. */
+const REFRESH_COOKIE = 'mailroom_refresh';
+const COOKIE_PATH = '/api/v1/auth';
+
+const Credentials = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254, description: 'Email address (case-insensitive)' }),
+    password: Type.String({ minLength: 1, maxLength: 200, description: '8 to 200 characters' }),
+  },
+  { additionalProperties: false },
+);
+const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Send `{}` with Content-Type: application/json (the CSRF check)' });
+
+const UserView = Type.Object({ id: Type.String(), email: Type.String(), tenantId: Type.String(), createdAt: IsoDate }, { title: 'User' });
+const SessionView = Type.Object(
+  {
+    accessToken: Type.String({ description: 'HS256 JWT: send as `Authorization: Bearer <token>` to every /api/v1 route, or as `token` to the realtime stream (broadcast mode)' }),
+    tokenType: Type.Literal('Bearer'),
+    expiresIn: Type.Integer({ description: 'Seconds until the token expires; refresh before then' }),
+    user: UserView,
+  },
+  { title: 'Session' },
+);
+const Profile = Type.Object(
+  {
+    user: Nullable(UserView),
+    tenant: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String(), createdAt: IsoDate }),
+  },
+  { title: 'Profile', description: 'user is null when the caller is an API key' },
+);
+
+const tags = ['Accounts'];
+const conflict = { 409: Type.Ref(ErrorBody, { description: 'EMAIL_TAKEN' }) };
+
+function refreshCookieOf(request: FastifyRequest): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === REFRESH_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+function setRefreshCookie(reply: FastifyReply, value: string, expires: Date): void {
+  reply.header('set-cookie', `${REFRESH_COOKIE}=${value}; Path=${COOKIE_PATH}; Expires=${expires.toUTCString()}; HttpOnly; Secure; SameSite=Strict`);
+}
+
+/**
+ * Cookie-authenticated routes refuse anything but a JSON body: a cross-site form cannot send
+ * application/json without a CORS preflight, which this API never grants (SameSite=Strict is the first line).
+ */
+async function requireJson(request: FastifyRequest): Promise<void> {
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new ForbiddenError('CSRF_CHECK_FAILED', 'Send this request with Content-Type: application/json');
+  }
+}
+
+function sendSession(reply: FastifyReply, session: Session, status: 200 | 201) {
+  setRefreshCookie(reply, session.refreshToken, session.refreshExpiresAt);
+  reply.header('cache-control', 'no-store');
+  return reply.status(status).send({ accessToken: session.accessToken, tokenType: 'Bearer', expiresIn: session.expiresIn, user: session.user });
+}
+
+export function registerAuthRoutes(app: FastifyInstance, accounts: AccountService): void {
+  app.get('/auth/config', {
+    config: { access: 'public' },
+    schema: {
+      tags,
+      summary: 'Whether self-service sign-up is open on this server',
+      security: [],
+      response: { 200: Type.Object({ signup: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }, { title: 'AuthConfig' }), 429: errorResponses[429] },
+    },
+    handler: async () => ({ signup: accounts.settings.signup }),
+  });
+
+  app.post('/auth/signup', {
+    config: { access: 'public' },
+    onRequest: requireJson,
+    schema: {
+      tags,
+      summary: 'Create an account: a tenant on the free plan, its production environment and its first user; signs in',
+      description: 'Sets the HttpOnly refresh cookie. 403 SIGNUP_CLOSED when MAILROOM_SIGNUP=closed.',
+      security: [],
+      body: Credentials,
+      response: { 201: SessionView, 400: errorResponses[400], 403: errorResponses[403], 429: errorResponses[429], ...conflict },
+    },
+    handler: async (request, reply) => sendSession(reply, await accounts.signUp(request.body as Static<typeof Credentials>), 201),
+  });
+
+  app.post('/auth/signin', {
+    config: { access: 'public' },
+    onRequest: requireJson,
+    schema: {
+      tags,
+      summary: 'Sign in with email and password',
+      description: 'Sets the HttpOnly refresh cookie. Failed attempts are throttled per email and per client IP (429 LOGIN_THROTTLED).',
+      security: [],
+      body: Credentials,
+      response: { 200: SessionView, 400: errorResponses[400], 401: Type.Ref(ErrorBody, { description: 'INVALID_CREDENTIALS' }), 403: errorResponses[403], 429: errorResponses[429] },
+    },
+    handler: async (request, reply) => sendSession(reply, await accounts.signIn(request.body as Static<typeof Credentials>, request.ip), 200),
+  });
+
+  app.post('/auth/refresh', {
+    config: { access: 'public' },
+    onRequest: requireJson,
+    schema: {
+      tags,
+      summary: 'A new session token for the refresh cookie (which is rotated)',
+      security: [],
+      body: EmptyBody,
+      response: { 200: SessionView, 400: errorResponses[400], 401: Type.Ref(ErrorBody, { description: 'SESSION_EXPIRED: no, unknown or expired refresh cookie' }), 403: errorResponses[403], 429: errorResponses[429] },
+    },
+    handler: async (request, reply) => sendSession(reply, await accounts.refresh(refreshCookieOf(request)), 200),
+  });
+
+  app.post('/auth/signout', {
+    config: { access: 'public' },
+    onRequest: requireJson,
+    schema: {
+      tags,
+      summary: 'End the session of the refresh cookie and clear it',
+      security: [],
+      body: EmptyBody,
+      response: { 204: Type.Null({ description: 'Signed out' }), 400: errorResponses[400], 403: errorResponses[403], 429: errorResponses[429] },
+    },
+    handler: async (request, reply) => {
+      await accounts.signOut(refreshCookieOf(request));
+      setRefreshCookie(reply, '', new Date(0));
+      return reply.status(204).send();
+    },
+  });
+
+  app.get('/auth/me', {
+    schema: { tags, summary: 'The signed-in user and the account (user is null for API keys)', response: { 200: Profile, ...errorResponses } },
+    handler: async (request) => {
+      const { user, tenant } = await accounts.profile(request.caller);
+      return { user, tenant: { id: tenant.id, name: tenant.name, plan: tenant.plan, createdAt: tenant.createdAt } };
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { PLANS } from '../../../core/vocab.js';
+import type { UsageService } from '../../../services/usage.service.js';
+import { errorResponses } from '../schemas/common.js';
+
+const Limits = {
+  requestsPerMinute: Type.Integer({ description: 'API requests per minute for the whole account' }),
+  monthlyEmails: Type.Integer({ description: 'Emails received per calendar month (UTC)' }),
+  customStorage: Type.Boolean({ description: 'Whether mail may be stored in your own bucket' }),
+};
+
+const UsageSchema = Type.Object(
+  {
+    month: Type.String({ description: 'The usage month, YYYY-MM (UTC)', examples: ['2026-11'] }),
+    resetsAt: Type.String({ format: 'date-time', description: 'When the month ends and the count starts again from 0' }),
+    emails: Type.Object({
+      used: Type.Integer({ description: 'Emails received this month; deleting emails does not lower it' }),
+      limit: Type.Integer({ description: "This account's monthly quota; past it, mail is refused at RCPT TO with 452 4.2.2" }),
+      remaining: Type.Integer(),
+    }),
+    plan: Type.Object({ name: Type.Union(PLANS.map((plan) => Type.Literal(plan))), ...Limits }, { description: "This account's plan and effective limits" }),
+    plans: Type.Record(Type.String(), Type.Object(Limits), { description: 'Every plan and its limits' }),
+  },
+  { title: 'Usage' },
+);
+
+export function registerUsageRoutes(app: FastifyInstance, usage: UsageService): void {
+  app.get('/usage', {
+    schema: { tags: ['Usage'], summary: "This month's email count against the quota, and the plan's limits", response: { 200: UsageSchema, ...errorResponses } },
+    handler: async (request) => usage.usage(request.caller),
+  });
+}

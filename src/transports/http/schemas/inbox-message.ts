@@ -1,0 +1,56 @@
+import { Type } from '@sinclair/typebox';
+import { LINK_KINDS } from '../../../core/extract.js';
+import type { InboxMessageRecord } from '../../../adapters/db/repositories/inbox-message.repository.js';
+import { WAIT_TIMEOUT_MS } from '../../../services/inbox-message.service.js';
+import { IsoDate, Nullable, PageQuery } from './common.js';
+
+export const ExtractedSchema = Type.Object(
+  {
+    otp: Nullable(Type.String({ description: 'The numeric one-time code most likely meant to be typed in' })),
+    verificationCode: Nullable(Type.String({ description: 'The most likely code of any form (numeric or alphanumeric)' })),
+    links: Type.Array(
+      Type.Object({
+        url: Type.String(),
+        text: Type.String({ description: 'Visible anchor text, or the text next to a bare URL' }),
+        kind: Type.Union(LINK_KINDS.map((kind) => Type.Literal(kind))),
+      }),
+    ),
+    codes: Type.Array(Type.String(), { description: 'Every code found, in reading order' }),
+    magicLink: Nullable(Type.String({ description: 'The verification or magic-login link a tester most likely wants to open' })),
+  },
+  { title: 'Extracted', description: 'Auth artefacts found at ingest; see docs/inboxes.md' },
+);
+
+export const InboxMessageSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    inboxId: Type.String({ format: 'uuid' }),
+    emailId: Type.String({ format: 'uuid', description: 'The stored email (GET /emails/:id, /eml, attachments)' }),
+    from: Type.String(),
+    to: Type.Array(Type.String()),
+    subject: Type.String(),
+    textBody: Type.String({ description: 'Parsed text body (the visible text of the HTML body when there is no text part)' }),
+    read: Type.Boolean(),
+    extracted: ExtractedSchema,
+    createdAt: IsoDate,
+  },
+  { $id: 'InboxMessage', title: 'InboxMessage' },
+);
+
+export const MessageListQuery = Type.Object(PageQuery(20, 100));
+export const MessageParams = Type.Object({ inboxId: Type.String({ minLength: 1, maxLength: 100 }), messageId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const WaitQuery = Type.Object({
+  timeout: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: WAIT_TIMEOUT_MS.max, default: WAIT_TIMEOUT_MS.default, description: `Longest wait in ms (max ${WAIT_TIMEOUT_MS.max})` }),
+  ),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Case-insensitive substring of the subject' })),
+  from: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Case-insensitive substring of the sender' })),
+  afterId: Type.Optional(Type.String({ format: 'uuid', description: 'Only messages stored after this message of the inbox' })),
+});
+
+/** Repository record → wire (spec 2.6 plus emailId and read). */
+export function toInboxMessageView(message: InboxMessageRecord) {
+  const { uid: _uid, textBody, ...view } = message;
+  return { ...view, textBody: textBody ?? '' };
+}

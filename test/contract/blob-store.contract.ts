@@ -1,0 +1,114 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/core/errors.js';
+import type { BlobStore } from '../../src/ports/blob-store.js';
+
+export interface BlobStoreUnderTest {
+  store: BlobStore;
+  close(): Promise<void>;
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function listKeys(store: BlobStore, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const info of store.list(prefix)) keys.push(info.key);
+  return keys.sort();
+}
+
+/** In pieces, so an adapter cannot tell it from a socket: streamed puts must not need a length. */
+function streamOf(bytes: Buffer, pieceBytes = 64 * 1024): Readable {
+  return Readable.from((function* () {
+    for (let offset = 0; offset < bytes.byteLength; offset += pieceBytes) yield bytes.subarray(offset, offset + pieceBytes);
+  })());
+}
+
+/**
+ * What every BlobStore adapter promises (src/ports/blob-store.ts), run against each real store.
+ * Every test works under its own random prefix, so the suite can share one bucket.
+ */
+export function blobStoreContract(name: string, start: () => Promise<BlobStoreUnderTest>): void {
+  describe(`BlobStore contract: ${name}`, () => {
+    let subject: BlobStoreUnderTest;
+    let store: BlobStore;
+    const prefix = () => `contract/${randomUUID()}/`;
+
+    beforeAll(async () => {
+      subject = await start();
+      store = subject.store;
+    });
+    afterAll(async () => subject?.close());
+
+    it('puts a buffer and reads it back as a buffer and as a stream', async () => {
+      const key = `${prefix()}message.eml`;
+      const bytes = Buffer.from('Subject: hi\r\n\r\nbody\r\n');
+      await store.put(key, bytes, 'message/rfc822');
+      expect(await store.getBuffer(key)).toEqual(bytes);
+      expect(await collect(await store.getStream(key))).toEqual(bytes);
+      expect(await store.exists(key)).toBe(true);
+    });
+
+    it('puts a stream of unknown length byte for byte (no chunk framing stored)', async () => {
+      const key = `${prefix()}big.bin`;
+      const bytes = randomBytes(3 * 1024 * 1024 + 17);
+      await store.put(key, streamOf(bytes), 'application/octet-stream');
+      const back = await store.getBuffer(key);
+      expect(back.byteLength).toBe(bytes.byteLength);
+      expect(back.equals(bytes)).toBe(true);
+    });
+
+    it('reads byte ranges (inclusive end, open end)', async () => {
+      const key = `${prefix()}range.txt`;
+      await store.put(key, Buffer.from('0123456789'), 'text/plain');
+      expect((await collect(await store.getStream(key, { start: 2, end: 5 }))).toString()).toBe('2345');
+      expect((await collect(await store.getStream(key, { start: 7 }))).toString()).toBe('789');
+      // A one-byte range; not bytes 0-0, which s3rver (the S3 test server) reads as "to the end".
+      expect((await collect(await store.getStream(key, { start: 3, end: 3 }))).toString()).toBe('3');
+    });
+
+    it('overwrites a key with new content', async () => {
+      const key = `${prefix()}a`;
+      await store.put(key, Buffer.from('first'), 'text/plain');
+      await store.put(key, Buffer.from('second'), 'text/plain');
+      expect((await store.getBuffer(key)).toString()).toBe('second');
+    });
+
+    it('deletes, and deleting a missing key is not an error', async () => {
+      const key = `${prefix()}gone.txt`;
+      await store.put(key, Buffer.from('x'), 'text/plain');
+      await store.delete(key);
+      expect(await store.exists(key)).toBe(false);
+      await expect(store.delete(key)).resolves.toBeUndefined();
+    });
+
+    it('reports a missing object as NotFoundError on every read', async () => {
+      const key = `${prefix()}missing.eml`;
+      expect(await store.exists(key)).toBe(false);
+      await expect(store.getBuffer(key)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.getStream(key)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.getStream(key, { start: 0, end: 3 })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('lists by prefix with size and modification time, and nothing outside the prefix', async () => {
+      const root = prefix();
+      const before = Date.now() - 60_000;
+      await store.put(`${root}one/message.eml`, Buffer.from('12345'), 'message/rfc822');
+      await store.put(`${root}one/attachments/x/a.txt`, Buffer.from('abc'), 'text/plain');
+      await store.put(`${root}two/message.eml`, Buffer.from('z'), 'message/rfc822');
+      await store.put(`${root}onex/message.eml`, Buffer.from('z'), 'message/rfc822');
+      expect(await listKeys(store, `${root}one/`)).toEqual([`${root}one/attachments/x/a.txt`, `${root}one/message.eml`]);
+      expect(await listKeys(store, root)).toHaveLength(4);
+      expect(await listKeys(store, `${prefix()}`)).toEqual([]);
+      const infos = [];
+      for await (const info of store.list(`${root}one/message`)) infos.push(info);
+      expect(infos).toHaveLength(1);
+      expect(infos[0]?.size).toBe(5);
+      expect(infos[0]?.lastModified.getTime()).toBeGreaterThan(before);
+    });
+  });
+}

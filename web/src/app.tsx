@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Layout } from './components/layout.js';
+import { Loading } from './components/ui.js';
+import { match, navigate, usePath } from './router.js';
+import { currentUser, onSessionChange, refresh } from './session.js';
+import { AuthPage } from './pages/auth.js';
+import { EmailsPage } from './pages/emails.js';
+import { EmailPage } from './pages/email.js';
+import { InboxesPage } from './pages/inboxes.js';
+import { InboxPage } from './pages/inbox.js';
+import { DomainsPage } from './pages/domains.js';
+import { DomainPage } from './pages/domain.js';
+import { WebhooksPage } from './pages/webhooks.js';
+import { WebhookPage } from './pages/webhook.js';
+import { IntegrationsPage } from './pages/integrations.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { LogsPage } from './pages/logs.js';
+import { UsagePage } from './pages/usage.js';
+
+function route(path: string) {
+  let params: Record<string, string> | undefined;
+  if ((params = match('/emails/:id', path))) return <EmailPage id={params.id as string} />;
+  if ((params = match('/inboxes/:id', path))) return <InboxPage id={params.id as string} />;
+  if ((params = match('/domains/:id', path))) return <DomainPage id={params.id as string} />;
+  if ((params = match('/webhooks/:id', path))) return <WebhookPage id={params.id as string} />;
+  if (match('/inboxes', path)) return <InboxesPage />;
+  if (match('/domains', path)) return <DomainsPage />;
+  if (match('/webhooks', path)) return <WebhooksPage />;
+  if (match('/integrations', path)) return <IntegrationsPage />;
+  if (match('/api-keys', path)) return <ApiKeysPage />;
+  if (match('/logs', path)) return <LogsPage />;
+  if (match('/usage', path)) return <UsagePage />;
+  return <EmailsPage />;
+}
+
+const PUBLIC_PATHS = ['/signin', '/signup'];
+
+export function App() {
+  const path = usePath();
+  const [user, setUser] = useState(currentUser());
+  const [checked, setChecked] = useState(false);
+
+  useEffect(() => onSessionChange(() => setUser(currentUser())), []);
+  useEffect(() => {
+    void refresh().finally(() => setChecked(true));
+  }, []);
+  useEffect(() => {
+    if (!checked) return;
+    if (user === null && !PUBLIC_PATHS.includes(path)) navigate('/signin', true);
+    if (user !== null && (PUBLIC_PATHS.includes(path) || path === '/')) navigate('/emails', true);
+  }, [checked, user, path]);
+
+  if (!checked) return <main class="center"><Loading /></main>;
+  if (user === null) return <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} />;
+  return <Layout path={path} user={user}>{route(path)}</Layout>;
+}

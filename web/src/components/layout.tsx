@@ -1,0 +1,69 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { onConnectionChange, useRealtime } from '../realtime.js';
+import { navigate } from '../router.js';
+import { signOut, type SessionUser } from '../session.js';
+import { Link } from './ui.js';
+
+const NAV = [
+  ['/emails', 'Emails'],
+  ['/inboxes', 'Inboxes'],
+  ['/domains', 'Domains'],
+  ['/webhooks', 'Webhooks'],
+  ['/integrations', 'Integrations'],
+  ['/api-keys', 'API keys'],
+  ['/logs', 'Activity log'],
+  ['/usage', 'Usage & plan'],
+] as const;
+
+/** The signed-in shell: navigation, the live-stream indicator, and the account menu. */
+export function Layout({ path, user, children }: { path: string; user: SessionUser; children: ComponentChildren }) {
+  const [live, setLive] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Keeps the one realtime stream open for as long as the user is signed in.
+  useRealtime(() => undefined);
+  useEffect(() => onConnectionChange(setLive), []);
+  useEffect(() => setMenuOpen(false), [path]);
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <button type="button" class="menu-toggle secondary small" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <span class="brand">Mailroom</span>
+        <span class={`live ${live ? 'on' : ''}`} role="status" title={live ? 'Live updates connected' : 'Live updates reconnecting'}>
+          {live ? 'Live' : 'Offline'}
+        </span>
+        <span class="user" title={user.email}>{user.email}</span>
+        <button
+          type="button"
+          class="secondary small"
+          onClick={async () => {
+            await signOut();
+            navigate('/signin');
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <nav id="nav" class={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Main">
+        <ul>
+          {NAV.map(([href, label]) => (
+            <li key={href}>
+              <Link href={href} aria-current={path === href || path.startsWith(`${href}/`) ? 'page' : undefined}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" class="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

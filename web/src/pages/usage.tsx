@@ -1,0 +1,49 @@
+import { api } from '../api.js';
+import { ErrorNote, Loading, PageHeader, formatDate, useAsync } from '../components/ui.js';
+
+export function UsagePage() {
+  const usage = useAsync(() => api.usage(), []);
+  if (usage.data === undefined) return usage.loading ? <Loading /> : <ErrorNote error={usage.error} />;
+  const { emails, plan, month, resetsAt, plans } = usage.data;
+  const percent = emails.limit === 0 ? 100 : Math.min(100, Math.round((emails.used / emails.limit) * 100));
+  return (
+    <section>
+      <PageHeader title="Usage & plan" />
+      <div class="card">
+        <h2>
+          {month}: {emails.used.toLocaleString()} of {emails.limit.toLocaleString()} emails
+        </h2>
+        <progress max={100} value={percent} aria-label={`${percent}% of the monthly email quota used`} />
+        <p class="muted">
+          {emails.remaining.toLocaleString()} left · resets {formatDate(resetsAt)}
+        </p>
+      </div>
+      <div class="table-wrap">
+        <table class="table">
+          <thead>
+            <tr>
+              <th scope="col">Plan</th>
+              <th scope="col">Requests per minute</th>
+              <th scope="col">Emails per month</th>
+              <th scope="col">Custom storage</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(plans).map(([name, limits]) => (
+              <tr key={name} class={name === plan.name ? 'current' : ''}>
+                <td>
+                  {name}
+                  {name === plan.name ? ' (your plan)' : ''}
+                </td>
+                <td>{limits.requestsPerMinute.toLocaleString()}</td>
+                <td>{limits.monthlyEmails.toLocaleString()}</td>
+                <td>{limits.customStorage ? 'Yes' : 'No'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="muted">Plans are changed by the operator of this server.</p>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The dashboard session: the short-lived JWT lives only in memory; the refresh token is an HttpOnly
+ * cookie the browser sends to /api/v1/auth (scripts never see it). On load, and whenever the JWT is
+ * about to expire or a call answers 401, one refresh runs (concurrent callers share it).
+ */
+import { MailroomClient, type ResponseOf } from '../../src/client/index.js';
+
+type SessionResponse = ResponseOf<'POST /api/v1/auth/signin'>;
+export type SessionUser = SessionResponse['user'];
+
+/** Refresh this long before the JWT expires, so a request never carries an expired one. */
+const EARLY_REFRESH_MS = 60_000;
+
+/** The auth routes authenticate with the cookie, not a key: a plain SDK client without the session fetch. */
+const accounts = new MailroomClient({ baseUrl: location.origin, apiKey: '' }).account;
+
+let token: string | undefined;
+let expiresAt = 0;
+let user: SessionUser | null = null;
+let refreshing: Promise<boolean> | undefined;
+const listeners = new Set<() => void>();
+
+export const currentUser = (): SessionUser | null => user;
+
+export function onSessionChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function setSession(next: SessionResponse | undefined): void {
+  token = next?.accessToken;
+  expiresAt = next === undefined ? 0 : Date.now() + next.expiresIn * 1000;
+  user = next?.user ?? null;
+  for (const listener of listeners) listener();
+}
+
+export const signIn = async (email: string, password: string) => setSession(await accounts.signIn({ email, password }));
+export const signUp = async (email: string, password: string) => setSession(await accounts.signUp({ email, password }));
+export const isSignupOpen = async () => (await accounts.config()).signup === 'open';
+
+export async function signOut(): Promise<void> {
+  await accounts.signOut().catch(() => undefined);
+  setSession(undefined);
+}
+
+/** Trades the refresh cookie for a new JWT; false (and signed out) when there is no valid session. */
+export function refresh(): Promise<boolean> {
+  refreshing ??= accounts
+    .refresh()
+    .then(
+      (session) => {
+        setSession(session);
+        return true;
+      },
+      () => {
+        setSession(undefined);
+        return false;
+      },
+    )
+    .finally(() => {
+      refreshing = undefined;
+    });
+  return refreshing;
+}
+
+async function validToken(): Promise<string | undefined> {
+  if (token !== undefined && Date.now() < expiresAt - EARLY_REFRESH_MS) return token;
+  return (await refresh()) ? token : undefined;
+}
+
+/** fetch for the SDK: swaps the SDK's API-key header for the session JWT and retries once after a refresh on 401. */
+export const sessionFetch: typeof fetch = async (input, init) => {
+  const send = async (bearer: string | undefined) => {
+    const headers = new Headers(init?.headers);
+    headers.delete('x-api-key');
+    if (bearer !== undefined) headers.set('authorization', `Bearer ${bearer}`);
+    return fetch(input, { ...init, headers });
+  };
+  const response = await send(await validToken());
+  if (response.status !== 401 || !(await refresh())) return response;
+  return send(token);
+};
