@@ -5,7 +5,7 @@
  * rate with none (smtp-source, persistent sessions). Targets: p50 < 20 ms; ingest with a webhook at
  * least 80% of the rate without.
  *
- *   npm run bench:webhook -- [--messages 5000] [--sessions 20] [--from dist|src]
+ *   npm run bench:webhook -- [--messages 5000] [--sessions 20] [--from dist|src] [--only sqlite|postgres]
  *
  * PostgreSQL runs too when MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) is set.
  */
@@ -23,6 +23,7 @@ const { values: options } = parseArgs({
     messages: { type: 'string', default: '5000' },
     sessions: { type: 'string', default: '20' },
     from: { type: 'string', default: 'dist' },
+    only: { type: 'string', description: 'sqlite or postgres' },
   },
 });
 const MESSAGES = Number(options.messages);
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
   if (POSTGRES_URL) dialects.push(['postgres', POSTGRES_URL]);
   else console.log('PostgreSQL skipped: set MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) to include it.');
   try {
-    for (const [dialect, postgresUrl] of dialects) {
+    for (const [dialect, postgresUrl] of dialects.filter(([name]) => options.only === undefined || options.only === name)) {
       const start = () => startMailroom({ dnsServer: dns.address, postgresUrl, build: BUILD, env: ENV });
       const latency = await measureLatency(start);
       const without = await measureIngest(start, false);

@@ -61,6 +61,10 @@ import { createPeriodicTask } from './workers/periodic-task.js';
 import { TenantBlobStores } from './services/tenant-blob-stores.js';
 import { CustomStorageService } from './services/custom-storage.service.js';
 import { createOrphanBlobSweeper } from './workers/orphan-blob-sweep.worker.js';
+import { PrometheusMetrics } from './adapters/metrics/prometheus.metrics.js';
+import type { Metrics } from './ports/metrics.js';
+import { ReadinessService } from './services/readiness.service.js';
+import { RetentionService } from './services/retention.service.js';
 
 export interface AppServices {
   imap: ImapMailboxService;
@@ -83,6 +87,7 @@ export interface AppServices {
   usage: UsageService;
   accounts: AccountService;
   storage: CustomStorageService;
+  retention: RetentionService;
 }
 
 export interface AppContext {
@@ -95,6 +100,8 @@ export interface AppContext {
   blobs: BlobStore;
   events: EventBus;
   services: AppServices;
+  metrics: Metrics;
+  readiness: ReadinessService;
 }
 
 /** What tests (and only tests) may swap: adapters for things outside the process. */
@@ -130,6 +137,12 @@ const STORAGE_CACHE_MS = 10_000;
 /** Expired dashboard refresh sessions are deleted this often (one node at a time). */
 const SESSION_SWEEP_MS = 3_600_000;
 
+/** A dependency that does not answer GET /readyz's probe within this time counts as down. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+/** A listener this node's roles leave off (MAILROOM_ROLES) reports port 0. */
+const NOT_LISTENING = { host: '', port: 0 };
+
 /** A DNS provider call that takes longer than this is reported as unreachable (502). */
 const DNS_PROVIDER_TIMEOUT_MS = 15_000;
 
@@ -152,6 +165,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const db = createDatabase(config.db);
   await migrateToLatestOrThrow(db);
   const repos = createRepositories(db.kysely);
+  const metrics = new PrometheusMetrics();
   const unitOfWork = createUnitOfWork(db.kysely);
   // SQLite has one writer and a costly commit: concurrent ingests commit together (docs/decisions.md).
   const ingestUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
@@ -197,7 +211,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     pollIntervalMs: config.webhooks.pollIntervalMs,
     reservationTtlMs: deliveryLeaseMs,
     claim: (limit) => deliveries.claim(limit),
-    deliver: (job) => deliveries.deliver(job),
+    deliver: (job) => deliveries.deliver(job).then((outcome) => metrics.deliveryAttempt(outcome.status)),
     logger,
   });
   const auth = new AuthService(repos, logBackgroundError);
@@ -235,8 +249,12 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       openCustom: openCustomBlobStore,
       guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : assertPublicEndpoints,
     }),
+    retention: new RetentionService(repos.operations, emails, config.operations.logRetentionDays),
   };
-  tasks.push(...createRealtimeTasks(services.realtime, config.realtime.heartbeatMs, logger));
+  // SSE heartbeats serve this node's own streams: they run with the http role, the rest with the worker role.
+  const httpTasks = createRealtimeTasks(services.realtime, config.realtime.heartbeatMs, logger);
+  tasks.push(...httpTasks);
+  tasks.push(createPeriodicTask({ name: 'retention-sweep', intervalMs: config.operations.retentionSweepIntervalMs, leases: repos.leases, logger, run: () => services.retention.sweep() }));
   tasks.push(createDomainRecheckTask({ domains, intervalMs: config.domains.recheckIntervalMs, leases: repos.leases, logger }));
   tasks.push(createInboxExpirySweeper({ inboxes, intervalMs: config.inboxes.sweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
@@ -247,6 +265,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
 
   const tls = await loadTlsMaterial(config);
   const rateLimitRedis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  const readiness = new ReadinessService(
+    [
+      { name: 'database', probe: () => repos.operations.ping() },
+      ...(rateLimitRedis ? [{ name: 'redis', probe: () => rateLimitRedis.ping() }] : []),
+      // A missing key answers false: any answer proves the store is reachable with our credentials.
+      { name: 'blobs', probe: () => serviceBlobs.exists('readyz-probe') },
+    ],
+    READINESS_TIMEOUT_MS,
+  );
   const http = await buildHttpServer({
     tls,
     logger,
@@ -254,6 +281,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     version: VERSION,
     trustProxy: config.access.trustProxy,
     rateLimit: { limits: tenantLimits, multiplier: config.access.rateLimitMultiplier, redis: rateLimitRedis, redisPrefix: config.realtime.redisPrefix },
+    operations: { metrics, readiness, metricsToken: config.operations.metricsToken },
   });
   const smtp = createSmtpServer({
     hostname: config.mxHost,
@@ -263,6 +291,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     recipients,
     ingest: services.ingest,
     logger,
+    metrics,
+    drainMs: config.operations.smtpDrainMs,
   });
 
   const imap = createImapServer({
@@ -274,22 +304,39 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     idleTimeoutMs: config.imap.idleTimeoutMs,
   });
 
-  const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services };
+  metrics.observe({
+    sseConnections: () => services.realtime.connectionCount,
+    imapSessions: () => imap.connectionCount(),
+    deliveryQueueDepth: () => repos.operations.countQueuedDeliveries(),
+  });
+  const roles = config.operations.roles;
+  const runsTask = (task: BackgroundTask) => roles.has('worker') || (roles.has('http') && httpTasks.includes(task));
+
+  const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services, metrics, readiness };
   return {
     ctx,
     http,
     smtp,
     async start() {
-      await http.listen({ host: config.http.host, port: config.http.port });
-      const httpAddress = http.server.address() as AddressInfo;
-      const smtpAddress = await listenSmtp(smtp, config.smtp.host, config.smtp.port);
-      const imapAddress = await imap.listen(config.imap.port, config.imap.host);
-      for (const task of tasks) task.start();
-      return { http: { host: httpAddress.address, port: httpAddress.port }, smtp: smtpAddress, imap: imapAddress };
+      let httpAddress = NOT_LISTENING;
+      if (roles.has('http')) {
+        await http.listen({ host: config.http.host, port: config.http.port });
+        const address = http.server.address() as AddressInfo;
+        httpAddress = { host: address.address, port: address.port };
+      }
+      const smtpAddress = roles.has('smtp') ? await listenSmtp(smtp, config.smtp.host, config.smtp.port) : NOT_LISTENING;
+      const imapAddress = roles.has('imap') ? await imap.listen(config.imap.port, config.imap.host) : NOT_LISTENING;
+      for (const task of tasks) if (runsTask(task)) task.start();
+      return { http: httpAddress, smtp: smtpAddress, imap: imapAddress };
     },
+    /**
+     * Graceful (SIGTERM): /readyz turns 503 at once; SMTP stops accepting, transactions in DATA finish
+     * (up to MAILROOM_SHUTDOWN_SMTP_DRAIN_MS, then 421); deliveries in flight finish and are recorded
+     * (unstarted ones stay queued for other nodes); SSE streams get a final event; the database closes last.
+     */
     async stop() {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
-      await imap.close();
+      readiness.markStopping();
+      await Promise.all([new Promise<void>((resolve) => smtp.close(() => resolve())), imap.close()]);
       await analyzer.close();
       await Promise.all(tasks.map((task) => task.stop()));
       sender.close();

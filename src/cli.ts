@@ -7,11 +7,13 @@ import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.ser
 import { ConfigError, loadConfig } from './config/config.js';
 import { readEnv, SETTINGS } from './config/env.js';
 import { PLANS, type PlanName } from './core/vocab.js';
-import { effectiveLimits, PLAN_LIMITS } from './core/plans.js';
+import { effectiveLimits, emailRetentionDays, PLAN_LIMITS } from './core/plans.js';
 import type { Tenant } from './adapters/db/repositories/tenant.repository.js';
 import { AppError } from './core/errors.js';
 import { serve } from './main.js';
 import { TenantService } from './services/tenant.service.js';
+import { setEmailRetention } from './services/retention.service.js';
+import { diagnose, formatFinding } from './doctor/doctor.js';
 
 const USAGE = `Usage: mailroom <command>
 
@@ -24,11 +26,15 @@ Commands:
   tenant set-plan --id ID --plan ${PLANS.join('|')} Change a tenant's plan
   tenant set-limits --id ID [--requests-per-minute N|plan] [--monthly-emails N|plan]
                                           Override a tenant's plan limits ("plan" restores the plan's value)
+  tenant set-retention --id ID --days N|plan
+                                          Keep the tenant's emails N days (1-36500; "plan" restores the plan's period)
   tenant create-key --id ID [--name N] [--json]
                                           Issue a new all-environment API key (recovery when every key is lost)
   user create --email E --password-stdin [--tenant ID] [--json]
                                           Create a dashboard user (password read from stdin); without
                                           --tenant, with a new free-plan account. Works when sign-up is closed
+  doctor                                  Check settings, DNS (MX, PTR), ports, certificate, database, Redis
+                                          and blob store; prints what is wrong, exits 1 if anything is
   plans [--json]                          Show every plan's limits
   settings                                List every environment variable with its default
 `;
@@ -65,6 +71,14 @@ function limitOverride(option: string, value: string | undefined): number | null
   return Number(value);
 }
 
+/** `N` days (1 to 100 years) or `plan` (null: the plan's period). */
+function retentionOverride(value: string | undefined): number | null {
+  if (value === undefined) throw new UsageError('--days is required');
+  if (value === 'plan') return null;
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500) throw new UsageError('--days: expected a whole number of days from 1 to 36500, or "plan"');
+  return Number(value);
+}
+
 function describeLimits(tenant: Tenant): string {
   const limits = effectiveLimits(tenant.plan, tenant.limitOverrides);
   return `${limits.requestsPerMinute} requests/minute, ${limits.monthlyEmails} emails/month, custom storage ${limits.customStorage ? 'yes' : 'no'}`;
@@ -89,6 +103,7 @@ async function tenantCommand(args: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       'requests-per-minute': { type: 'string' },
       'monthly-emails': { type: 'string' },
+      days: { type: 'string' },
     },
   });
   if (sub === 'create') {
@@ -125,6 +140,18 @@ async function tenantCommand(args: string[]): Promise<void> {
       });
     });
     console.log(values.json ? JSON.stringify({ tenant }) : `Tenant ${tenant.id}: ${describeLimits(tenant)}`);
+    return;
+  }
+  if (sub === 'set-retention') {
+    if (values.id === undefined) throw new UsageError('--id is required');
+    const id = values.id;
+    const days = retentionOverride(values.days);
+    const tenant = await withTenants(async (t, repos) => {
+      await setEmailRetention(repos.operations, id, days);
+      return t.getOrThrow(id);
+    });
+    const effective = emailRetentionDays(tenant.plan, days);
+    console.log(values.json ? JSON.stringify({ tenant, emailRetentionDays: effective }) : `Tenant ${tenant.id} keeps emails ${effective} days${days === null ? ` (plan ${tenant.plan})` : ''}`);
     return;
   }
   if (sub === 'create-key') {
@@ -164,6 +191,23 @@ async function userCommand(args: string[]): Promise<void> {
   else console.log(`User ${user.email} (${user.id}) in tenant ${tenant.name} (${tenant.id}, plan ${tenant.plan})`);
 }
 
+/** Exit 1 when any check fails, so deploy scripts can gate on it; a bad setting is a failed check too. */
+async function doctor(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(readEnv());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.log(formatFinding({ check: 'configuration', status: 'fail', detail: error.message }));
+    process.exit(1);
+  }
+  const findings = await diagnose(config);
+  for (const finding of findings) console.log(formatFinding(finding));
+  const failed = findings.filter((f) => f.status === 'fail').length;
+  console.log(failed === 0 ? 'No problems found.' : `${failed} problem(s) found.`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -178,6 +222,8 @@ async function main(argv: string[]): Promise<void> {
       return tenantCommand(rest);
     case 'user':
       return userCommand(rest);
+    case 'doctor':
+      return doctor();
     case 'plans':
       return printPlans(rest.includes('--json'));
     case 'settings':

@@ -57,6 +57,9 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A bench that dies (a failed run, Ctrl-C) must not leave servers behind.
+  const killOnExit = () => child.kill('SIGTERM');
+  process.once('exit', killOnExit);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -76,6 +79,10 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
       clearTimeout(timer);
       reject(new Error(`${options.command} exited with ${code}:\n${stdout}\n${stderr}`));
     });
+  }).catch((error: unknown) => {
+    killOnExit();
+    process.off('exit', killOnExit);
+    throw error;
   });
   const pid = child.pid as number;
   const server: ChildServer = {
@@ -84,6 +91,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
     peakRssMb: () => peakRssOf(pid),
     cpuSeconds: () => cpuSecondsOf(pid),
     async stop() {
+      process.off('exit', killOnExit);
       child.removeAllListeners('exit');
       const exited = waitForExit(child);
       child.kill('SIGTERM');

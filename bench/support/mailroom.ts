@@ -114,6 +114,15 @@ export async function launchMailroom(build: MailroomBuild, env: Record<string, s
 /** Mailroom as users run it (`mailroom serve`), on free ports with its own data dir, plus one tenant and inbox. */
 export async function startMailroom(options: MailroomOptions): Promise<MailroomInstance> {
   const store = await createScratchStore(options.postgresUrl);
+  try {
+    return await startInStore(options, store);
+  } catch (error) {
+    await store.remove();
+    throw error;
+  }
+}
+
+async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<typeof createScratchStore>>): Promise<MailroomInstance> {
   const env: Record<string, string> = { ...store.env, MAILROOM_DNS_SERVERS: options.dnsServer, ...options.env };
   const { stdout } = await promisify(execFile)(process.execPath, [...cli(options.build), 'tenant', 'create', '--name', 'bench', '--plan', 'pro', '--json'], {
     env: { ...process.env, ...env },
@@ -121,7 +130,10 @@ export async function startMailroom(options: MailroomOptions): Promise<MailroomI
   });
   const apiKey = (JSON.parse(stdout.trim().split('\n').at(-1) as string) as { apiKey: string }).apiKey;
   const { server, apiUrl: api, smtpPort } = await launchMailroom(options.build, env);
-  const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' })) as { address: string };
+  const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' }).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  })) as { address: string };
   return {
     server,
     smtpPort,

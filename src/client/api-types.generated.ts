@@ -1249,4 +1249,31 @@ export interface Operations {
     body: never;
     response: Webhook;
   };
+  /** Liveness: the process is up */
+  "GET /healthz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: {
+      status: "ok";
+    };
+  };
+  /** Prometheus metrics (text exposition format); needs Authorization: Bearer <MAILROOM_METRICS_TOKEN> */
+  "GET /metrics": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: string;
+  };
+  /** Readiness: database, Redis (when configured) and blob store answer, and the node is not shutting down */
+  "GET /readyz": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: {
+      status: "ready" | "unavailable";
+      /** Per dependency (database, redis, blobs): "ok" or the failure; "shutdown" appears while the node drains */
+      checks: Record<string, string>;
+    };
+  };
 }

@@ -14,6 +14,7 @@ import {
   InboxesResource,
   IntegrationsResource,
   LogsResource,
+  StorageResource,
   WebhooksResource,
   type WaitOptions,
 } from './resources.js';
@@ -29,6 +30,7 @@ export class MailroomClient {
   readonly apiKeys: ApiKeysResource;
   readonly environments: EnvironmentsResource;
   readonly integrations: IntegrationsResource;
+  readonly storage: StorageResource;
   readonly account: AccountResource;
   private readonly http: Transport;
 
@@ -42,6 +44,7 @@ export class MailroomClient {
     this.apiKeys = new ApiKeysResource(this.http);
     this.environments = new EnvironmentsResource(this.http);
     this.integrations = new IntegrationsResource(this.http);
+    this.storage = new StorageResource(this.http);
     this.account = new AccountResource(this.http);
   }
 

@@ -143,3 +143,11 @@ export class AccountResource {
   refresh = () => this.http.call('POST /api/v1/auth/refresh', { body: {} });
   signOut = () => this.http.call('POST /api/v1/auth/signout', { body: {} });
 }
+
+/** Custom object storage (paid plans): where new mail of the account is stored. */
+export class StorageResource {
+  constructor(private readonly http: Transport) {}
+  get = () => this.http.call('GET /api/v1/storage');
+  configure = (body: BodyOf<'PUT /api/v1/storage'>) => this.http.call('PUT /api/v1/storage', { body });
+  disable = () => this.http.call('DELETE /api/v1/storage');
+}

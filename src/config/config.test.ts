@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, defaultIngestWorkers, loadConfig } from './config.js';
 import { SETTINGS, type RawEnv } from './env.js';
 
 function configError(env: RawEnv): ConfigError {
@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       mailDomain: 'mailroom.localhost',
       mxHost: 'mailroom.localhost',
       dns: { servers: [], timeoutMs: 2000 },
-      ingestWorkers: Math.min(cpus().length, 4),
+      ingestWorkers: defaultIngestWorkers(cpus().length),
       logLevel: 'info',
     });
     expect(Object.isFrozen(config)).toBe(true);

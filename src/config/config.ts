@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { RawEnv } from './env.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
+import { operationsSettings, type OperationsSettings } from './operations-settings.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -49,6 +50,8 @@ export interface AppConfig {
   accounts: { signup: 'open' | 'closed'; jwtSecret: string | undefined };
   /** docs/storage.md: the service's blob store, tenants' credential key, the orphan sweep. */
   storage: StorageSettings;
+  /** docs/operations.md: roles, metrics, shutdown, retention. */
+  operations: OperationsSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -162,6 +165,11 @@ function logLevel(env: RawEnv): LogLevel {
   return raw;
 }
 
+/** One core stays with the main thread (SMTP, HTTP, database); the others parse and authenticate, up to 4. */
+export function defaultIngestWorkers(cpuCount: number): number {
+  return Math.max(1, Math.min(cpuCount - 1, 4));
+}
+
 /** Reads every setting once, applies defaults and rejects bad values with a ConfigError. */
 export function loadConfig(env: RawEnv): AppConfig {
   const dataDir = resolve(env.MAILROOM_DATA_DIR ?? './data');
@@ -204,7 +212,7 @@ export function loadConfig(env: RawEnv): AppConfig {
       dnsProviderApiUrl: httpUrl(env, 'MAILROOM_DNSPROVIDER_API_URL', 'https://api.cloudflare.com/client/v4'),
     },
     // One core stays with the main thread (SMTP, HTTP, database), which is the busier half of ingest.
-    ingestWorkers: integer(env, 'MAILROOM_INGEST_WORKERS', Math.max(1, Math.min(cpus().length - 1, 4)), 0, 64),
+    ingestWorkers: integer(env, 'MAILROOM_INGEST_WORKERS', defaultIngestWorkers(cpus().length), 0, 64),
     inboxes: { sweepIntervalMs: integer(env, 'MAILROOM_INBOX_SWEEP_INTERVAL_MS', 30_000, 100, 3_600_000) },
     publicUrl: httpUrl(env, 'MAILROOM_PUBLIC_URL', `https://${mailDomain}:${integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535)}`),
     webhooks: {
@@ -222,6 +230,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     },
     accounts: accounts(env),
     storage: storageSettings(env, dataDir),
+    operations: operationsSettings(env),
   };
   return Object.freeze(config);
 }

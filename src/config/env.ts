@@ -61,6 +61,11 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_STORAGE_ALLOW_PRIVATE_ENDPOINTS', default: '0', description: '1 allows custom-storage endpoints on loopback, private and link-local addresses (tests, on-premise object stores).' },
   { name: 'MAILROOM_BLOB_SWEEP_INTERVAL_MS', default: '3600000', description: 'How often the service blob store is swept for blobs whose email row is gone (one node at a time).' },
   { name: 'MAILROOM_BLOB_ORPHAN_GRACE_MS', default: '3600000', description: 'Age a blob without an email row must reach before the sweep deletes it (ingest writes the blob before its row).' },
+  { name: 'MAILROOM_ROLES', default: 'smtp,http,imap,worker', description: 'What this node runs: smtp, http and imap listeners, worker (webhook deliveries and sweepers). Split them across nodes that share the database, Redis and blob store (docs/operations.md).' },
+  { name: 'MAILROOM_METRICS_TOKEN', default: '(none: /metrics is 404)', description: 'Bearer token (at least 16 characters) that GET /metrics requires; Prometheus metrics are off without it.' },
+  { name: 'MAILROOM_SHUTDOWN_SMTP_DRAIN_MS', default: '10000', description: 'On SIGTERM, how long SMTP transactions in DATA may take to finish; sessions still open then get 421 and are closed.' },
+  { name: 'MAILROOM_LOG_RETENTION_DAYS', default: '90', description: 'Activity log entries older than this are deleted by the retention sweeper; 0 keeps them forever.' },
+  { name: 'MAILROOM_RETENTION_SWEEP_INTERVAL_MS', default: '600000', description: 'How often emails past their tenant\'s retention period and old activity logs are deleted (one node at a time).' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
 ] as const;
 

@@ -39,26 +39,42 @@ function prefixOf(url: URL, name: string): string {
   }
 }
 
-function s3(env: RawEnv, url: URL): ServiceBlobStoreConfig {
+function optionalUrl(env: RawEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(raw)) throw new ConfigError(name, `expected an http:// or https:// URL, got "${raw}"`);
+  return raw;
+}
+
+/** The S3 companion settings are checked even when MAILROOM_BLOB_URL is not s3://, so a typo never waits for a switch. */
+function s3Settings(env: RawEnv) {
   const accessKeyId = env.MAILROOM_S3_ACCESS_KEY_ID;
   const secretAccessKey = env.MAILROOM_S3_SECRET_ACCESS_KEY;
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    throw new ConfigError(accessKeyId === undefined ? 'MAILROOM_S3_ACCESS_KEY_ID' : 'MAILROOM_S3_SECRET_ACCESS_KEY', 'set both S3 keys, or neither (the SDK default chain)');
+    const given = accessKeyId === undefined ? 'MAILROOM_S3_SECRET_ACCESS_KEY' : 'MAILROOM_S3_ACCESS_KEY_ID';
+    throw new ConfigError(given, 'set MAILROOM_S3_ACCESS_KEY_ID and MAILROOM_S3_SECRET_ACCESS_KEY together, or neither (the SDK default chain)');
   }
-  const endpoint = env.MAILROOM_S3_ENDPOINT;
-  if (endpoint !== undefined && !/^https?:\/\/[^\s/]+/.test(endpoint)) throw new ConfigError('MAILROOM_S3_ENDPOINT', `expected an http:// or https:// URL, got "${endpoint}"`);
+  const region = env.MAILROOM_S3_REGION ?? 'us-east-1';
+  if (!/^[a-z0-9-]{1,50}$/.test(region)) throw new ConfigError('MAILROOM_S3_REGION', `expected a region such as eu-west-1, got "${region}"`);
   return {
-    kind: 's3',
-    bucket: url.hostname,
-    prefix: prefixOf(url, 'MAILROOM_BLOB_URL'),
-    region: env.MAILROOM_S3_REGION ?? 'us-east-1',
-    endpoint,
+    region,
+    endpoint: optionalUrl(env, 'MAILROOM_S3_ENDPOINT'),
     forcePathStyle: flag(env, 'MAILROOM_S3_FORCE_PATH_STYLE'),
     credentials: accessKeyId === undefined || secretAccessKey === undefined ? undefined : { accessKeyId, secretAccessKey },
   };
 }
 
+function azureConnectionString(env: RawEnv): string | undefined {
+  const raw = env.MAILROOM_AZURE_CONNECTION_STRING;
+  if (raw !== undefined && !/(^|;)\s*(AccountName|BlobEndpoint)=[^;]+/i.test(raw)) {
+    throw new ConfigError('MAILROOM_AZURE_CONNECTION_STRING', 'expected an Azure storage connection string (AccountName=…;AccountKey=…; or BlobEndpoint=…)');
+  }
+  return raw;
+}
+
 function serviceBlobStore(env: RawEnv, dataDir: string): ServiceBlobStoreConfig {
+  const s3 = s3Settings(env);
+  const connectionString = azureConnectionString(env);
+  const gcsEndpoint = optionalUrl(env, 'MAILROOM_GCS_API_ENDPOINT');
   const raw = env.MAILROOM_BLOB_URL;
   if (raw === undefined) return { kind: 'disk', root: resolve(dataDir, 'blobs') };
   let url: URL;
@@ -72,14 +88,13 @@ function serviceBlobStore(env: RawEnv, dataDir: string): ServiceBlobStoreConfig 
     case 'file:':
       return { kind: 'disk', root: fileURLToPath(url) };
     case 's3:':
-      return s3(env, url);
+      return { kind: 's3', bucket: url.hostname, prefix: prefixOf(url, 'MAILROOM_BLOB_URL'), ...s3 };
     case 'azure:': {
-      const connectionString = env.MAILROOM_AZURE_CONNECTION_STRING;
       if (connectionString === undefined) throw new ConfigError('MAILROOM_AZURE_CONNECTION_STRING', 'required when MAILROOM_BLOB_URL is azure://…');
       return { kind: 'azure', container: url.hostname, prefix: prefixOf(url, 'MAILROOM_BLOB_URL'), connectionString };
     }
     case 'gs:':
-      return { kind: 'gcs', bucket: url.hostname, prefix: prefixOf(url, 'MAILROOM_BLOB_URL'), apiEndpoint: env.MAILROOM_GCS_API_ENDPOINT };
+      return { kind: 'gcs', bucket: url.hostname, prefix: prefixOf(url, 'MAILROOM_BLOB_URL'), apiEndpoint: gcsEndpoint };
     default:
       throw new ConfigError('MAILROOM_BLOB_URL', `unsupported scheme "${url.protocol}" (file:, s3:, azure: or gs:)`);
   }

@@ -97,6 +97,6 @@ describe('extractArtefacts', () => {
     const html = `<table>${block.repeat(2_000)}</table>`;
     const started = performance.now();
     extractArtefacts(html.replace(/<[^>]+>/g, ' '), html);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

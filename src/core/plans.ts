@@ -44,3 +44,11 @@ export function usageMonthEnd(month: string): string {
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(year, monthNumber, 1)).toISOString();
 }
+
+/**
+ * How many days each plan keeps emails before the retention sweeper deletes them (docs/operations.md).
+ * An operator may set another period per tenant (CLI `tenant set-retention`).
+ */
+export const PLAN_EMAIL_RETENTION_DAYS: Readonly<Record<PlanName, number>> = Object.freeze({ free: 30, pro: 365 });
+
+export const emailRetentionDays = (plan: PlanName, override: number | null): number => override ?? PLAN_EMAIL_RETENTION_DAYS[plan];

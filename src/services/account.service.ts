@@ -15,6 +15,11 @@ export interface AccountSettings {
   accessTokenSeconds: number;
   /** Lifetime of a refresh session (the HttpOnly cookie); each refresh starts a new one. */
   refreshSessionMs: number;
+  /**
+   * How long a refreshed token still works: tabs that refresh at the same moment (a restored browser
+   * session) all get through, instead of all but one being signed out.
+   */
+  refreshReuseGraceMs: number;
   /** Failed sign-ins per email address, and per client IP, in `throttleWindowMs` before further ones are refused. */
   failuresPerEmail: number;
   failuresPerIp: number;
@@ -24,6 +29,7 @@ export interface AccountSettings {
 export const DEFAULT_ACCOUNT_SETTINGS: Omit<AccountSettings, 'signup'> = {
   accessTokenSeconds: 15 * 60,
   refreshSessionMs: 30 * 86_400_000,
+  refreshReuseGraceMs: 10_000,
   failuresPerEmail: 10,
   failuresPerIp: 50,
   throttleWindowMs: 15 * 60_000,
@@ -50,6 +56,8 @@ export interface Credentials {
   password: string;
 }
 
+/** A session caller's keyId is this plus the user id: unique per user, never an API key's id. */
+const SESSION_KEY_PREFIX = 'user:';
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
 
@@ -102,15 +110,18 @@ export class AccountService {
     const email = normaliseEmail(input.email);
     checkPasswordRules(input.password);
     if ((await this.repos.users.getByEmail(email)) !== undefined) throw this.emailTaken();
-    const user: User = { id: randomUUID(), tenantId: '', email, passwordHash: await hashPassword(input.password), createdAt: new Date(this.now()).toISOString(), lastSignInAt: null };
+    const id = randomUUID();
+    const passwordHash = await hashPassword(input.password);
+    const createdAt = new Date(this.now()).toISOString();
+    const userOf = (tenant: Tenant): User => ({ id, tenantId: tenant.id, email, passwordHash, createdAt, lastSignInAt: null });
     try {
       if (input.tenantId !== undefined) {
         const tenant = await this.tenants.getOrThrow(input.tenantId);
-        await this.repos.users.insert({ ...user, tenantId: tenant.id });
-        return { user: { ...user, tenantId: tenant.id }, tenant };
+        await this.repos.users.insert(userOf(tenant));
+        return { user: userOf(tenant), tenant };
       }
-      const created = await this.tenants.create({ name: email, plan: 'free' }, (repos, tenant) => repos.users.insert({ ...user, tenantId: tenant.id }));
-      return { user: { ...user, tenantId: created.tenant.id }, tenant: created.tenant };
+      const created = await this.tenants.create({ name: email, plan: 'free' }, (repos, tenant) => repos.users.insert(userOf(tenant)));
+      return { user: userOf(created.tenant), tenant: created.tenant };
     } catch (error) {
       // Two sign-ups with one address at once: the unique index decides, the loser gets the same 409.
       if ((await this.repos.users.getByEmail(email)) !== undefined) throw this.emailTaken();
@@ -135,17 +146,19 @@ export class AccountService {
     return this.startSession(user);
   }
 
-  /** Trades a refresh token for a new JWT and a new refresh token (the old one stops working). */
+  /** Trades a refresh token for a new JWT and a new refresh token; the old one stops working after a short grace. */
   async refresh(refreshToken: string | undefined): Promise<Session> {
-    const session = refreshToken === undefined ? undefined : await this.repos.users.takeSession(hashToken(refreshToken));
-    if (session === undefined || Date.parse(session.expiresAt) <= this.now()) throw this.sessionEnded();
+    const now = this.now();
+    const session = refreshToken === undefined ? undefined : await this.repos.users.getSession(hashToken(refreshToken));
+    if (session === undefined || Date.parse(session.expiresAt) <= now) throw this.sessionEnded();
     const user = await this.repos.users.get(session.userId);
     if (user === undefined) throw this.sessionEnded();
+    await this.repos.users.expireSessionBy(session.id, new Date(now + this.settings.refreshReuseGraceMs).toISOString());
     return this.startSession(user);
   }
 
   async signOut(refreshToken: string | undefined): Promise<void> {
-    if (refreshToken !== undefined) await this.repos.users.takeSession(hashToken(refreshToken));
+    if (refreshToken !== undefined) await this.repos.users.deleteSession(hashToken(refreshToken));
   }
 
   /** A valid session JWT is a tenant-level caller for every environment (the dashboard acts for the whole account). */
@@ -153,14 +166,14 @@ export class AccountService {
     const claims = verifyJwt(token, this.secret, Math.floor(this.now() / 1000));
     if (claims === 'expired') throw new UnauthenticatedError('TOKEN_EXPIRED', 'The session token has expired; refresh it (POST /api/v1/auth/refresh) or sign in again');
     if (typeof claims === 'string') throw new UnauthenticatedError('TOKEN_INVALID', 'Invalid session token');
-    return { tenantId: claims.tid, keyId: `user:${claims.sub}`, environmentId: null, inboxId: null, scopes: ['api'], credential: 'jwt' };
+    return { tenantId: claims.tid, keyId: `${SESSION_KEY_PREFIX}${claims.sub}`, environmentId: null, inboxId: null, scopes: ['api'], credential: 'jwt' };
   }
 
   /** The signed-in user (null for API-key callers) and the account. */
   async profile(caller: Caller): Promise<{ user: PublicUser | null; tenant: Tenant }> {
     const tenant = await this.tenants.getOrThrow(caller.tenantId);
     if (caller.credential !== 'jwt') return { user: null, tenant };
-    const user = await this.repos.users.get(caller.keyId.slice('user:'.length));
+    const user = await this.repos.users.get(caller.keyId.slice(SESSION_KEY_PREFIX.length));
     if (user === undefined || user.tenantId !== tenant.id) throw new NotFoundError('USER_NOT_FOUND', 'This user no longer exists');
     return { user: publicUser(user), tenant };
   }

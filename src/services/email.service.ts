@@ -64,19 +64,27 @@ export class EmailService {
     return { id, read, updatedAt };
   }
 
-  /** Row first, blobs after: a crash in between leaves an orphan blob (swept), never a row without its file. */
   async delete(caller: Caller, id: string): Promise<void> {
     const email = await this.getOrThrow(caller, id);
-    const keys = await this.repos.emails.delete(caller.tenantId, id);
-    if (keys === undefined) throw emailNotFound(id);
+    if (!(await this.remove(caller.tenantId, email))) throw emailNotFound(id);
+  }
+
+  /**
+   * Row first, blobs after: a crash in between leaves an orphan blob (swept), never a row without its
+   * file. Returns false when the email was already gone. The retention sweeper deletes through this too.
+   */
+  async remove(tenantId: string, email: { id: string; environmentId: string }): Promise<boolean> {
+    const keys = await this.repos.emails.delete(tenantId, email.id);
+    if (keys === undefined) return false;
     await Promise.all(keys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
     await this.events.publish({
       type: 'email.deleted',
-      tenantId: caller.tenantId,
+      tenantId,
       environmentId: email.environmentId,
       timestamp: new Date().toISOString(),
-      data: { id },
+      data: { id: email.id },
     });
+    return true;
   }
 
   async emlOrThrow(caller: Caller, id: string): Promise<{ stream: Readable; size: number }> {

@@ -27,6 +27,8 @@ class FakeSink implements StreamSink {
   }
 }
 
+const disconnectMessageFor = (id: string): StreamMessage => ({ id, json: '{"type":"disconnect"}' });
+
 const setup = () => {
   const bus = new MemoryEventBus();
   const realtime = new RealtimeService(bus, new MemoryConnectionGroups(), noRepos, 1024, (error) => {
@@ -36,7 +38,36 @@ const setup = () => {
   return { bus, realtime, publish };
 };
 
+/** A group store where another node already chose `staleChoice` for every event (it has since closed). */
+class StaleChoiceGroups extends MemoryConnectionGroups {
+  staleChoice: string | undefined;
+  override async choose(group: string, eventId: string, goneMemberId?: string): Promise<string | undefined> {
+    if (goneMemberId === undefined && this.staleChoice !== undefined) return this.staleChoice;
+    return super.choose(group, eventId, goneMemberId);
+  }
+}
+
 describe('RealtimeService', () => {
+  it('hands an event chosen for a member that closed on its node to a member on another node', async () => {
+    const bus = new MemoryEventBus();
+    const groups = new StaleChoiceGroups();
+    const fail = (error: unknown) => {
+      throw error;
+    };
+    const nodeA = new RealtimeService(bus, groups, noRepos, 1024, fail);
+    const nodeB = new RealtimeService(bus, groups, noRepos, 1024, fail);
+    const onA = new FakeSink();
+    const onB = new FakeSink();
+    await nodeA.open({ caller, mode: 'distributed' }, onA);
+    await nodeB.open({ caller, mode: 'distributed' }, onB);
+    const closedId = onB.received[0]?.data.connectionId as string;
+    onB.close(disconnectMessageFor(closedId));
+    groups.staleChoice = closedId;
+    await bus.publish({ type: 'email.received', tenantId: 't1', environmentId: null, timestamp: new Date().toISOString(), data: { subject: 'handed off' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(onA.received.filter((e) => e.type === 'email.received').map((e) => e.data.subject)).toEqual(['handed off']);
+  });
+
   it('refuses distributed mode for a JWT caller, and accepts broadcast', async () => {
     const { realtime } = setup();
     const jwtCaller: Caller = { ...caller, credential: 'jwt' };

@@ -9,7 +9,7 @@ import {
   type StorageCredentials,
   type StorageTarget,
 } from '../core/custom-storage.js';
-import { NotFoundError } from '../core/errors.js';
+import { AppError, NotFoundError, UnavailableError } from '../core/errors.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { SealedStorage } from '../adapters/db/repositories/storage-config.repository.js';
 import type { SecretBox } from '../adapters/secrets/secret-box.js';
@@ -72,34 +72,47 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     try {
       await route.store.put(route.key, data, contentType);
     } catch (error) {
-      if (route.storage !== undefined) await this.reportFailedWrite(route.storage, route.key, error).catch(this.onBackgroundError);
-      throw error;
+      if (route.storage === undefined) throw error;
+      await this.reportFailedWrite(route.storage, route.key, error).catch(this.onBackgroundError);
+      // The details (bucket, endpoint, provider error) go to the tenant's log, not to the sending server.
+      throw new UnavailableError('CUSTOM_STORAGE_UNAVAILABLE', "the recipient's storage is unavailable");
     }
   }
 
-  async getStream(key: string, range?: ByteRange): Promise<Readable> {
-    const route = await this.route(key);
-    return route.store.getStream(route.key, range);
+  getStream(key: string, range?: ByteRange): Promise<Readable> {
+    return this.through(key, (store, routed) => store.getStream(routed, range));
   }
 
-  async getBuffer(key: string): Promise<Buffer> {
-    const route = await this.route(key);
-    return route.store.getBuffer(route.key);
+  getBuffer(key: string): Promise<Buffer> {
+    return this.through(key, (store, routed) => store.getBuffer(routed));
   }
 
-  async delete(key: string): Promise<void> {
-    const route = await this.route(key);
-    await route.store.delete(route.key);
+  delete(key: string): Promise<void> {
+    return this.through(key, (store, routed) => store.delete(routed));
   }
 
-  async exists(key: string): Promise<boolean> {
-    const route = await this.route(key);
-    return route.store.exists(route.key);
+  exists(key: string): Promise<boolean> {
+    return this.through(key, (store, routed) => store.exists(routed));
   }
 
   /** The service store only: customers' buckets are theirs, and the orphan sweep never lists them. */
   list(prefix: string): AsyncIterable<BlobInfo> {
     return this.service.list(prefix);
+  }
+
+  /**
+   * A customer's bucket failing (revoked credentials, outage) is reported as such (503), not as our
+   * own error; a missing object stays a NotFoundError.
+   */
+  private async through<T>(key: string, work: (store: BlobStore, routedKey: string) => Promise<T>): Promise<T> {
+    const route = await this.route(key);
+    try {
+      return await work(route.store, route.key);
+    } catch (error) {
+      if (route.storage === undefined || error instanceof AppError) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UnavailableError('CUSTOM_STORAGE_UNAVAILABLE', `Your ${route.storage.provider} bucket "${route.storage.bucket}" could not be read: ${reason}`);
+    }
   }
 
   private async route(key: string): Promise<Route> {

@@ -57,6 +57,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const fill = async () => {
     do {
       wokenWhilePumping = false;
+      // Woken with every slot busy: the next attempt to finish looks again, instead of the next poll.
+      if (free() <= 0) backlog = true;
       while (!stopped && free() > 0) {
         const wanted = free();
         const jobs = await options.claim(wanted);

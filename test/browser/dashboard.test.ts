@@ -52,6 +52,8 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('dashboard in Chromium (
     await page.waitForURL('**/signin');
     await shot('signin');
     await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Create your Mailroom account' }).waitFor();
+    await shot('signup');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -190,6 +192,9 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('dashboard in Chromium (
     await page.getByRole('heading', { name: 'DNS records' }).waitFor();
     await page.getByRole('cell', { name: 'MX', exact: true }).waitFor();
     await shot('domain');
+    await nav('Domains');
+    await page.getByRole('link', { name: `mail-${dialect}.example.org` }).waitFor();
+    await shot('domains');
     await nav('Integrations');
     await page.getByRole('button', { name: 'Add integration' }).waitFor();
     await shot('integrations');
@@ -202,6 +207,25 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('dashboard in Chromium (
     await shot('usage');
   });
 
+  it('searches the list by subject and sender and filters it by read state', async () => {
+    await nav('Emails');
+    const rows = page.locator('.email-row');
+    await rows.first().waitFor();
+    await page.getByLabel('Search text').fill('order');
+    await page.waitForFunction(() => document.querySelectorAll('.email-row').length === 1);
+    await expect(rows.first().textContent()).resolves.toContain('Order shipped');
+    await page.getByLabel('Search in').selectOption('from');
+    await page.getByLabel('Search text').fill('evil@');
+    await page.locator('.email-row', { hasText: 'Scripted email' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.email-row').length === 1);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Read state').selectOption('true');
+    // Opened emails are read; the unread ones (never opened) drop out of the list.
+    await page.waitForFunction(() => document.querySelectorAll('.email-row.unread').length === 0 && document.querySelectorAll('.email-row').length > 0);
+    await page.locator('.email-row', { hasText: 'Scripted email' }).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+  });
+
   it('works at phone width and in dark mode', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -209,6 +233,11 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('dashboard in Chromium (
     await nav('Emails');
     await page.locator('.email-row').first().waitFor();
     await shot('phone-dark-emails');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav('Inboxes');
+    await page.getByRole('link', { name: inboxAddress }).click();
+    await page.getByTestId('otp').waitFor();
+    await shot('phone-dark-inbox');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
   });

@@ -11,6 +11,8 @@ export interface ZoneRecords {
   MX?: Array<{ exchange: string; priority: number }>;
   A?: string[];
   AAAA?: string[];
+  /** Reverse names (`1.0.0.127.in-addr.arpa`): the host names they point to. */
+  PTR?: string[];
   /** Never answer queries for this name, so lookups of it time out. */
   silent?: boolean;
 }
@@ -47,6 +49,8 @@ function answersFor(zone: Zone, name: string, type: number): Array<Record<string
       return (records.A ?? []).map((address) => ({ ...common, type, address }));
     case Packet.TYPE.AAAA:
       return (records.AAAA ?? []).map((address) => ({ ...common, type, address }));
+    case Packet.TYPE.PTR:
+      return (records.PTR ?? []).map((domain) => ({ ...common, type, domain }));
     default:
       return [];
   }

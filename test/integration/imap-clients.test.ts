@@ -91,6 +91,29 @@ describe.each(TEST_DIALECTS)('IMAP with real clients (%s)', (dialect) => {
     }
   });
 
+  it('SEARCH understands TO, TEXT, BEFORE, OR, NOT, HEADER, LARGER, UID sets and refuses unknown charsets', async () => {
+    const client = await RawImapClient.connect(t.addresses.imap.port);
+    const search = async (criteria: string) => (await client.command(`SEARCH ${criteria}`)).untagged.trim();
+    try {
+      await client.command(`LOGIN ${inbox.address} ${inbox.key}`);
+      await client.command('EXAMINE INBOX');
+      expect(await search(`TO ${inbox.address.toUpperCase()}`)).toMatch(/^\* SEARCH 1 2/);
+      expect(await search('TEXT "nothing to see"')).toBe('* SEARCH 2');
+      expect(await search('BEFORE 1-Jan-2000')).toBe('* SEARCH');
+      expect(await search('OR FROM alice SUBJECT second')).toMatch(/^\* SEARCH 1 2/);
+      expect(await search('NOT FROM alice')).not.toMatch(/^\* SEARCH 1\b/);
+      expect(await search('HEADER Subject "your CODE"')).toBe('* SEARCH 1');
+      expect(await search('LARGER 100000')).toBe('* SEARCH');
+      expect(await search('1:2 UNDELETED')).toBe('* SEARCH 1 2');
+      const uids = (await client.command('UID SEARCH 1:2')).untagged.trim().split(' ').slice(2);
+      expect((await client.command(`SEARCH UID ${uids[1]}`)).untagged.trim()).toBe('* SEARCH 2');
+      expect((await client.command('SEARCH CHARSET KOI8-R FROM x')).tagged).toMatch(/NO \[BADCHARSET/);
+      expect((await client.command('SEARCH FROBNICATE')).tagged).toMatch(/BAD/);
+    } finally {
+      client.close();
+    }
+  });
+
   it('streams a large message (BODY[], attachment part, partial) byte for byte', async () => {
     const big = await createImapInbox(t, 'bigmail');
     // Over 1 MB of EML: served as streamed ranges of the blob, not read whole.

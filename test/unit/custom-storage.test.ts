@@ -122,7 +122,7 @@ describe('MAILROOM_BLOB_URL', () => {
       forcePathStyle: true,
       credentials: undefined,
     });
-    expect(load({ MAILROOM_BLOB_URL: 'azure://mail', MAILROOM_AZURE_CONNECTION_STRING: 'x' }).service).toMatchObject({ kind: 'azure', container: 'mail', prefix: '' });
+    expect(load({ MAILROOM_BLOB_URL: 'azure://mail', MAILROOM_AZURE_CONNECTION_STRING: 'AccountName=a;AccountKey=b' }).service).toMatchObject({ kind: 'azure', container: 'mail', prefix: '' });
     expect(load({ MAILROOM_BLOB_URL: 'gs://mail/p' }).service).toMatchObject({ kind: 'gcs', bucket: 'mail', prefix: 'p/' });
   });
 

@@ -27,15 +27,21 @@ export function onSessionChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function setSession(next: SessionResponse | undefined): void {
+function setSession(next: SessionResponse | undefined, announce = true): void {
   token = next?.accessToken;
   expiresAt = next === undefined ? 0 : Date.now() + next.expiresIn * 1000;
   user = next?.user ?? null;
-  for (const listener of listeners) listener();
+  if (announce) for (const listener of listeners) listener();
 }
 
 export const signIn = async (email: string, password: string) => setSession(await accounts.signIn({ email, password }));
-export const signUp = async (email: string, password: string) => setSession(await accounts.signUp({ email, password }));
+/** Signs up, then runs `firstSteps` with the new session before the app shows it (the first inbox exists on the first page). */
+export async function signUp(email: string, password: string, firstSteps: () => Promise<unknown>): Promise<void> {
+  const session = await accounts.signUp({ email, password });
+  setSession(session, false);
+  await firstSteps().catch(() => undefined);
+  setSession(session);
+}
 export const isSignupOpen = async () => (await accounts.config()).signup === 'open';
 
 export async function signOut(): Promise<void> {

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config/config.js';
 import * as m0001 from './migrations/0001-core.js';
@@ -12,6 +13,7 @@ import * as m0007 from './migrations/0007-access-limits.js';
 import * as m0008 from './migrations/0008-email-sort-indexes.js';
 import * as m0011 from './migrations/0011-users.js';
 import * as m0012 from './migrations/0012-custom-storage.js';
+import * as m0013 from './migrations/0013-operations.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -37,6 +39,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0008-email-sort-indexes': m0008,
   '0011-users': m0011,
   '0012-custom-storage': m0012,
+  '0013-operations': m0013,
 };
 
 // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.
@@ -60,7 +63,7 @@ export function createDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 

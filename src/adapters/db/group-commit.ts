@@ -12,22 +12,24 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** Most units committed together: bounds how long one transaction holds the connection. */
 const MAX_BATCH = 64;
+/** How long the first unit of a batch waits for others: the latency every ingest pays for cheaper commits. */
+const DEFAULT_WINDOW_MS = 2;
 
 /**
- * A UnitOfWork with group commit, for SQLite, where every commit costs about a millisecond of the
- * main thread (WAL page writes and checkpoints) and the single connection serialises writers anyway.
- * A unit that arrives while a transaction is running waits for it and then commits together with
- * every other unit that arrived meanwhile: no timer, so an idle server adds no latency, and a busy
- * one commits once per batch. Each unit runs inside its own savepoint, so a failing unit rolls back
- * alone and rejects only its caller; every caller's promise settles after the commit that holds its
- * rows (or with the error of a commit that failed).
+ * A UnitOfWork with group commit, for SQLite, where a COMMIT blocks the main thread for about a
+ * millisecond (WAL page writes and checkpoints) and the single connection serialises writers anyway.
+ * The first unit waits `windowMs` for others (the statements run synchronously, so without a window
+ * no other unit ever arrives in time), then all of them run in one transaction, and units that
+ * arrive meanwhile form the next batch. Each unit runs inside its own savepoint, so a failing unit
+ * rolls back alone and rejects only its caller; every caller's promise settles after the commit that
+ * holds its rows (or with the error of a commit that failed). Measured in docs/decisions.md (D16).
  */
-export function createGroupCommitUnitOfWork(db: Kysely<Database>): UnitOfWork {
+export function createGroupCommitUnitOfWork(db: Kysely<Database>, windowMs = DEFAULT_WINDOW_MS): UnitOfWork {
   let queue: Queued[] = [];
-  let draining = false;
+  // A drain is scheduled or running: new units join its queue.
+  let scheduled = false;
 
   const drain = async () => {
-    draining = true;
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
@@ -38,13 +40,15 @@ export function createGroupCommitUnitOfWork(db: Kysely<Database>): UnitOfWork {
         else unit.reject(outcome.error);
       });
     }
-    draining = false;
+    scheduled = false;
   };
 
   return <T>(work: Parameters<UnitOfWork>[0]) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!draining) void drain();
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(() => void drain(), windowMs);
     });
 }
 

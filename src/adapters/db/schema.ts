@@ -15,6 +15,8 @@ export interface TenantsTable {
   /** Operator overrides of the plan's limits (migration 0007); null keeps the plan's value. */
   requests_per_minute_override?: number | null;
   monthly_emails_override?: number | null;
+  /** Operator override of the plan's email retention in days (migration 0013); null keeps the plan's. */
+  retention_days_override?: number | null;
 }
 
 export interface EnvironmentsTable {

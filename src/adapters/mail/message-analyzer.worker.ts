@@ -1,6 +1,7 @@
 /**
  * Entry point of one analysis worker thread (see worker-pool.message-analyzer.ts): builds the same
- * parser and authenticator the main thread would, from plain configuration, and answers requests.
+ * parser and authenticator the main thread would, from plain configuration, swaps in BufferBlob
+ * (postal-mime's hot spot), and answers requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidInputError } from '../../core/errors.js';

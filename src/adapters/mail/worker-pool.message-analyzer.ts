@@ -32,8 +32,8 @@ function workerEntry(): URL {
 }
 
 /**
- * Parses and authenticates on `size` worker threads, so MIME parsing and DKIM hashing use every
- * core while the main thread speaks SMTP and writes the database. Each message goes to the worker
+ * Parses, authenticates and scans messages on `size` worker threads, so MIME parsing, DKIM hashing
+ * and OTP extraction use the other cores while the main thread speaks SMTP and writes the database. Each message goes to the worker
  * with the fewest in flight; attachment bytes come back as transferred buffers, not copies. A
  * worker that dies fails only its own in-flight messages (UnavailableError: the sender retries)
  * and is replaced. Messages sent while workers start wait in their queues.

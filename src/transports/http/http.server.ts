@@ -9,6 +9,7 @@ import { registerTransportSecurity } from './plugins/transport-security.js';
 import { registerEnvironmentScope } from './plugins/environment-scope.js';
 import { collectRouteTable, documentPublicRoutes } from './plugins/route-table.js';
 import { acceptEmptyJsonBodies } from './plugins/json-body.js';
+import { registerOperations, type OperationsOptions } from './plugins/operations.js';
 import { frameworkErrorReply, registerErrorHandler } from './plugins/error-handler.js';
 import { registerApiRoutes } from './routes/index.js';
 import { registerDashboard } from '../../dashboard/dashboard.routes.js';
@@ -34,6 +35,8 @@ export interface HttpServerOptions {
   /** Behind a TLS-terminating proxy (MAILROOM_TRUST_PROXY): plain HTTP, X-Forwarded-Proto must be https. */
   trustProxy: boolean;
   rateLimit: RateLimitOptions;
+  /** /healthz, /readyz, /metrics and request-duration metrics (docs/operations.md). */
+  operations: OperationsOptions;
 }
 
 /** Builds the Fastify instance with every route; it never listens itself (app.ts does). */
@@ -81,6 +84,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs` });
+  registerOperations(app, options.operations);
 
   await app.register(
     async (api) => {

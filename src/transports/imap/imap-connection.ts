@@ -214,6 +214,7 @@ export class ImapConnection implements ImapSession {
     } catch (error) {
       const mapped = completionForError(error);
       if (mapped.internal) this.logger.error({ err: error, command: command.name }, 'IMAP command failed');
+      else this.logger.info({ command: command.name, remoteAddress: this.remoteAddress, reason: (error as Error).message }, 'IMAP command refused');
       completion = mapped.completion;
     }
     await this.complete(command.tag, completion);

@@ -19,6 +19,8 @@ export interface ImapServerOptions {
 export interface ImapServer {
   listen(port: number, host: string): Promise<{ host: string; port: number }>;
   close(): Promise<void>;
+  /** Connections open now (the mailroom_imap_sessions metric). */
+  connectionCount(): number;
 }
 
 /** Live connections by inbox: the per-inbox limit, and who to wake when the event bus reports a change. */
@@ -89,6 +91,7 @@ export function createImapServer(options: ImapServerOptions): ImapServer {
         });
       });
     },
+    connectionCount: () => connections.open.size,
     async close() {
       unsubscribe?.();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

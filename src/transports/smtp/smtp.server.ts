@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../ports/metrics.js';
 import type { IngestService } from '../../services/ingest.service.js';
 import type { Delivery, RecipientService } from '../../services/recipient.service.js';
 import { installGreetingDelayOption } from './greeting-delay.js';
-import { smtpError, smtpReplyFor } from './smtp-replies.js';
+import { smtpError, smtpReplyFor, type SmtpReply } from './smtp-replies.js';
 
 export interface SmtpServerOptions {
   hostname: string;
@@ -14,11 +15,14 @@ export interface SmtpServerOptions {
   recipients: RecipientService;
   ingest: IngestService;
   logger: Logger;
+  metrics: Metrics;
+  /** On close(), how long transactions in progress may take before the remaining sessions get 421. */
+  drainMs: number;
 }
 
 type Callback = (error?: Error | null) => void;
 
-const messageTooLarge = (limit: number) => smtpError({ code: 552, message: `5.3.4 Message exceeds the size limit of ${limit} bytes` });
+const messageTooLarge = (limit: number): SmtpReply => ({ code: 552, message: `5.3.4 Message exceeds the size limit of ${limit} bytes` });
 
 /** Reads the DATA stream into memory, keeping at most `limit` bytes (the rest is drained, not kept). */
 function readCapped(stream: Readable, limit: number): Promise<Buffer | undefined> {
@@ -51,21 +55,32 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         deliveries.set(session, list);
         callback();
       },
-      (error: unknown) => callback(smtpError(smtpReplyFor(error))),
+      (error: unknown) => {
+        const reply = smtpReplyFor(error);
+        options.metrics.messageRefused(String(reply.code));
+        callback(smtpError(reply));
+      },
     );
   };
 
   // RFC 1870: a sender that declares SIZE= above the limit is refused before it sends the message.
   const onMailFrom = (address: SMTPServerAddress, _session: SMTPServerSession, callback: Callback) => {
     const declared = address.args ? Number((address.args as Record<string, string>).SIZE ?? 0) : 0;
-    callback(declared > options.maxMessageBytes ? messageTooLarge(options.maxMessageBytes) : null);
+    if (declared <= options.maxMessageBytes) return callback(null);
+    options.metrics.messageRefused('552');
+    callback(smtpError(messageTooLarge(options.maxMessageBytes)));
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
+    const refuse = (reply: SmtpReply) => {
+      options.metrics.messageRefused(String(reply.code));
+      callback(smtpError(reply));
+    };
     readCapped(stream, options.maxMessageBytes)
       .then(async (raw) => {
-        if (raw === undefined || stream.sizeExceeded) return callback(messageTooLarge(options.maxMessageBytes));
-        if (raw.length === 0) return callback(smtpError({ code: 554, message: '5.6.0 Empty message' }));
+        if (raw === undefined || stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
+        if (raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
+        const started = performance.now();
         const { id } = await options.ingest.ingest({
           raw,
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -73,12 +88,15 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
           clientIp: session.remoteAddress,
           helo: session.hostNameAppearsAs ?? '',
         });
+        const seconds = (performance.now() - started) / 1000;
+        options.metrics.messageAccepted(seconds);
+        options.logger.info({ emailId: id, session: session.id, size: raw.length, ms: Math.round(seconds * 1000) }, 'message accepted');
         callback(null, `Message accepted <${id}>`);
       })
       .catch((error: unknown) => {
         const reply = smtpReplyFor(error);
         options.logger.warn({ err: error, code: reply.code, session: session.id }, 'message refused');
-        callback(smtpError(reply));
+        refuse(reply);
       });
   };
 
@@ -96,6 +114,12 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     disabledCommands: ['AUTH'],
     disableReverseLookup: true,
     logger: false,
+    closeTimeout: options.drainMs,
+    onConnect: (_session: SMTPServerSession, callback: Callback) => {
+      options.metrics.smtpSessionOpened();
+      callback();
+    },
+    onClose: () => options.metrics.smtpSessionClosed(),
     onMailFrom,
     onRcptTo,
     onData,

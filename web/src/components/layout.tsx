@@ -23,7 +23,8 @@ export function Layout({ path, user, children }: { path: string; user: SessionUs
   // Keeps the one realtime stream open for as long as the user is signed in.
   useRealtime(() => undefined);
   useEffect(() => onConnectionChange(setLive), []);
-  useEffect(() => setMenuOpen(false), [path]);
+  // A new page moves focus to its content, as a page load would (screen readers announce it).
+  useEffect(() => document.getElementById('main')?.focus({ preventScroll: true }), [path]);
 
   return (
     <div class="shell">
@@ -50,7 +51,7 @@ export function Layout({ path, user, children }: { path: string; user: SessionUs
           Sign out
         </button>
       </header>
-      <nav id="nav" class={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Main">
+      <nav id="nav" class={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Main" onClick={() => setMenuOpen(false)}>
         <ul>
           {NAV.map(([href, label]) => (
             <li key={href}>

@@ -18,8 +18,7 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
     const password = (event.currentTarget.elements.namedItem('password') as HTMLInputElement).value;
     void action.run(async () => {
       if (mode === 'signin') return signIn(email, password);
-      await signUp(email, password);
-      await api.inboxes.create({ tags: ['first'] }).catch(() => undefined);
+      await signUp(email, password, () => api.inboxes.create({ tags: ['first'] }));
     });
   };
 

@@ -15,6 +15,7 @@ import { TenantRepository } from './tenant.repository.js';
 import { UsageRepository } from './usage.repository.js';
 import { UserRepository } from './user.repository.js';
 import { StorageConfigRepository } from './storage-config.repository.js';
+import { OperationsRepository } from './operations.repository.js';
 
 /** Every repository over one Kysely handle: the pool, or a transaction (see UnitOfWork). */
 export interface Repositories {
@@ -33,6 +34,7 @@ export interface Repositories {
   usage: UsageRepository;
   users: UserRepository;
   storageConfigs: StorageConfigRepository;
+  operations: OperationsRepository;
 }
 
 export function createRepositories(db: Kysely<Database>): Repositories {
@@ -52,6 +54,7 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     usage: new UsageRepository(db),
     users: new UserRepository(db),
     storageConfigs: new StorageConfigRepository(db),
+    operations: new OperationsRepository(db),
   };
 }
 

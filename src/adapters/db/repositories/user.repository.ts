@@ -59,10 +59,18 @@ export class UserRepository {
       .execute();
   }
 
-  /** Removes and returns the session (refresh rotates it; sign-out ends it): a token works once. */
-  async takeSession(tokenHash: string): Promise<UserSession | undefined> {
-    const row = await this.db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).returningAll().executeTakeFirst();
+  async getSession(tokenHash: string): Promise<UserSession | undefined> {
+    const row = await this.db.selectFrom('user_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     return row && { id: row.id, userId: row.user_id, tokenHash: row.token_hash, createdAt: row.created_at, expiresAt: row.expires_at };
+  }
+
+  /** Shortens a session's life to `at` at most (a refreshed session lingers briefly for other tabs). */
+  async expireSessionBy(id: string, at: string): Promise<void> {
+    await this.db.updateTable('user_sessions').set({ expires_at: at }).where('id', '=', id).where('expires_at', '>', at).execute();
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute();
   }
 
   async deleteExpiredSessions(now: string): Promise<number> {
