@@ -224,6 +224,7 @@ export class IngestService {
       const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
       await this.unitOfWork(async (repos) => {
+        await repos.inboxes.lockForNewMessages(writes.flatMap((w) => w.inboxMessages.map((m) => m.inboxId)));
         for (const write of writes) {
           await repos.emails.insert(write.item);
           for (const inboxMessage of write.inboxMessages) await repos.inboxes.insertMessage(inboxMessage);

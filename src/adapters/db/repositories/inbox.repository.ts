@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
@@ -102,6 +102,17 @@ export class InboxRepository {
   async addressTaken(address: string): Promise<boolean> {
     const row = await this.db.selectFrom('inboxes').select('id').where('address', '=', address).executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * On PostgreSQL, locks the inboxes (in id order, so concurrent ingests cannot deadlock) until the
+   * transaction ends. Message UIDs come from a sequence at insert time; without the lock two ingests
+   * into one inbox could commit in the opposite order to their UIDs, and an IMAP client that has seen
+   * the higher UID would never see the lower one. SQLite has a single writer, so nothing to do there.
+   */
+  async lockForNewMessages(inboxIds: string[]): Promise<void> {
+    if (inboxIds.length === 0 || !(this.db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await this.db.selectFrom('inboxes').select('id').where('id', 'in', [...new Set(inboxIds)].sort()).orderBy('id').forUpdate().execute();
   }
 
   async insertMessage(message: { id: string; inboxId: string; emailId: string; tenantId: string; extracted: unknown; createdAt: string }): Promise<void> {
