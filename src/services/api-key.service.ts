@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { generateApiKey, type Caller } from '../core/api-key.js';
+import type { Caller } from '../core/api-key.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
 import type { Page, PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { ApiKeyRecord } from '../adapters/db/repositories/api-key.repository.js';
+import { mintApiKey } from './mint-api-key.js';
 
 export interface CreateApiKeyInput {
   name: string;
@@ -26,29 +26,13 @@ export class ApiKeyService {
   }
 
   async create(caller: Caller, input: CreateApiKeyInput, now = Date.now()): Promise<{ record: ApiKeyRecord; key: string }> {
-    const name = input.name.trim();
-    if (name.length === 0) throw new InvalidInputError('INVALID_NAME', 'name must not be blank', { field: 'name' });
-    if (input.expiresAt != null && Date.parse(input.expiresAt) <= now) {
-      throw new InvalidInputError('INVALID_EXPIRY', 'expiresAt must be in the future', { field: 'expiresAt' });
-    }
     const environmentId = await this.environmentFor(caller, input.environmentId ?? null);
-    const generated = generateApiKey();
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      tenantId: caller.tenantId,
-      name,
-      prefix: generated.prefix,
-      keyHash: generated.hash,
-      active: true,
-      environmentId,
-      inboxId: null,
-      scopes: ['api'],
-      lastUsedAt: null,
-      expiresAt: input.expiresAt == null ? null : new Date(input.expiresAt).toISOString(),
-      createdAt: new Date(now).toISOString(),
-    };
-    await this.repos.apiKeys.insert(record);
-    return { record, key: generated.key };
+    const minted = mintApiKey(
+      { tenantId: caller.tenantId, name: input.name, environmentId, inboxId: null, scopes: ['api'], expiresAt: input.expiresAt },
+      now,
+    );
+    await this.repos.apiKeys.insert(minted.record);
+    return minted;
   }
 
   async setActive(caller: Caller, id: string, active: boolean): Promise<ApiKeyRecord> {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { generateApiKey, type Caller } from '../core/api-key.js';
-import { InvalidInputError, NotFoundError } from '../core/errors.js';
+import type { Caller } from '../core/api-key.js';
+import { NotFoundError } from '../core/errors.js';
 import type { ApiKeyScope } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { ApiKeyRecord } from '../adapters/db/repositories/api-key.repository.js';
 import type { InboxService } from './inbox.service.js';
+import { mintApiKey } from './mint-api-key.js';
 
 export interface CreateInboxKeyInput {
   name?: string;
@@ -27,28 +27,19 @@ export class InboxKeyService {
 
   async create(caller: Caller, inboxId: string, input: CreateInboxKeyInput, now = Date.now()): Promise<{ record: ApiKeyRecord; key: string }> {
     const inbox = await this.inboxes.getRecordOrThrow(caller, inboxId);
-    const name = (input.name ?? DEFAULT_NAME).trim();
-    if (name.length === 0) throw new InvalidInputError('INVALID_NAME', 'name must not be blank', { field: 'name' });
-    if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now) {
-      throw new InvalidInputError('INVALID_EXPIRY', 'expiresAt must be in the future', { field: 'expiresAt' });
-    }
-    const generated = generateApiKey();
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      tenantId: caller.tenantId,
-      name,
-      prefix: generated.prefix,
-      keyHash: generated.hash,
-      active: true,
-      environmentId: inbox.environmentId,
-      inboxId: inbox.id,
-      scopes: [...new Set(input.scopes ?? DEFAULT_SCOPES)],
-      lastUsedAt: null,
-      expiresAt: input.expiresAt === undefined ? null : new Date(input.expiresAt).toISOString(),
-      createdAt: new Date(now).toISOString(),
-    };
-    await this.repos.apiKeys.insert(record);
-    return { record, key: generated.key };
+    const minted = mintApiKey(
+      {
+        tenantId: caller.tenantId,
+        name: input.name ?? DEFAULT_NAME,
+        environmentId: inbox.environmentId,
+        inboxId: inbox.id,
+        scopes: input.scopes ?? DEFAULT_SCOPES,
+        expiresAt: input.expiresAt,
+      },
+      now,
+    );
+    await this.repos.apiKeys.insert(minted.record);
+    return minted;
   }
 
   async list(caller: Caller, inboxId: string): Promise<ApiKeyRecord[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { generateApiKey } from '../core/api-key.js';
+import { mintApiKey } from './mint-api-key.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
 import { NO_OVERRIDES, type LimitOverrides } from '../core/plans.js';
 import { PLANS, type PlanName } from '../core/vocab.js';
@@ -17,24 +17,7 @@ export interface CreatedTenant {
 
 /** A new active tenant-level key for all environments; the full key exists only in the result. */
 function allEnvironmentsKey(tenantId: string, name: string, now: string): { record: ApiKeyRecord; key: string } {
-  const generated = generateApiKey();
-  return {
-    key: generated.key,
-    record: {
-      id: randomUUID(),
-      tenantId,
-      name,
-      prefix: generated.prefix,
-      keyHash: generated.hash,
-      active: true,
-      environmentId: null,
-      inboxId: null,
-      scopes: ['api'],
-      lastUsedAt: null,
-      expiresAt: null,
-      createdAt: now,
-    },
-  };
+  return mintApiKey({ tenantId, name, environmentId: null, inboxId: null, scopes: ['api'] }, Date.parse(now));
 }
 
 export class TenantService {
