@@ -12,7 +12,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 # --ignore-scripts: the root `prepare` script builds, and the sources are not copied yet.
-RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3 msgpackr-extract
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild better-sqlite3 esbuild
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web

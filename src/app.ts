@@ -307,7 +307,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   metrics.observe({
     sseConnections: () => services.realtime.connectionCount,
     imapSessions: () => imap.connectionCount(),
-    deliveryQueueDepth: () => repos.operations.countQueuedDeliveries(),
+    deliveryQueueDepth: () => repos.deliveries.countQueued(),
   });
   const roles = config.operations.roles;
   const runsTask = (task: BackgroundTask) => roles.has('worker') || (roles.has('http') && httpTasks.includes(task));
@@ -339,6 +339,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await Promise.all([new Promise<void>((resolve) => smtp.close(() => resolve())), imap.close()]);
       await analyzer.close();
       await Promise.all(tasks.map((task) => task.stop()));
+      await deliveries.releaseClaims().catch(logBackgroundError);
       sender.close();
       // Long polls would hold http.close() for up to a minute: answer them (204) now.
       waiters.close();

@@ -20,7 +20,13 @@ export async function serve(): Promise<void> {
   const addresses = await app.start();
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
   app.ctx.logger.info({ http: addresses.http, smtp: addresses.smtp, imap: addresses.imap, database: config.db.dialect }, 'mailroom started');
-  console.log(`Mailroom is running.\n  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)\n  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}  (mail domain ${config.mailDomain}: inboxes are <prefix>@${config.mailDomain}; sign up in the dashboard for your first one)\n  IMAP (TLS):        ${addresses.imap.host}:${addresses.imap.port}`);
+  // A listener this node's roles leave off (MAILROOM_ROLES) has port 0 and is not listed.
+  const lines = [
+    addresses.http.port > 0 && `  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)`,
+    addresses.smtp.port > 0 && `  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}  (mail domain ${config.mailDomain}: inboxes are <prefix>@${config.mailDomain}; sign up in the dashboard for your first one)`,
+    addresses.imap.port > 0 && `  IMAP (TLS):        ${addresses.imap.host}:${addresses.imap.port}`,
+  ].filter(Boolean);
+  console.log(`Mailroom is running (${[...config.operations.roles].join(', ')}).\n${lines.join('\n')}`);
 
   let stopping = false;
   const stop = (signal: string) => {

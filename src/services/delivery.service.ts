@@ -83,6 +83,14 @@ export class DeliveryService {
     return this.unitOfWork((repos) => repos.deliveries.claim(this.workerId, limit, Date.now(), this.settings.leaseMs));
   }
 
+  /**
+   * Clean shutdown, once the worker has stopped (no attempt in flight): jobs this node claimed but
+   * did not start go back to the queue now, for other nodes, instead of when their lease ends.
+   */
+  releaseClaims(): Promise<number> {
+    return this.repos.deliveries.release(this.workerId, Date.now());
+  }
+
   async deliver(job: DeliveryJob): Promise<AttemptOutcome> {
     const prepared = await this.prepare(job);
     const result = prepared.request && (await this.sender.post(prepared.request.url, prepared.request.body, prepared.request.headers));

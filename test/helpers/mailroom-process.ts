@@ -20,6 +20,8 @@ export interface MailroomProcess {
   exited: Promise<number | null>;
   /** Resolves at the first JSON log line (or plain stdout line) whose `msg` is this. */
   logged(msg: string): Promise<void>;
+  /** Every JSON log line so far, parsed. */
+  logLines: Array<Record<string, unknown>>;
 }
 
 /** Free loopback ports for one node's three listeners, as MAILROOM_* settings. */
@@ -44,11 +46,14 @@ export function spawnMailroom(env: Record<string, string>): MailroomProcess {
   });
   const waiting = new Map<string, Array<() => void>>();
   const seen = new Set<string>();
+  const logLines: Array<Record<string, unknown>> = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     let msg: string | undefined = line;
     if (line.startsWith('{')) {
       try {
-        msg = (JSON.parse(line) as { msg?: string }).msg;
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        logLines.push(parsed);
+        msg = typeof parsed.msg === 'string' ? parsed.msg : undefined;
       } catch {
         msg = undefined;
       }
@@ -61,7 +66,7 @@ export function spawnMailroom(env: Record<string, string>): MailroomProcess {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logged = (msg: string) =>
     seen.has(msg) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(msg, [...(waiting.get(msg) ?? []), resolve]));
-  return { child, exited, logged };
+  return { child, exited, logged, logLines };
 }
 
 /** The self-signed certificate a node generated into its data dir (to trust it in HTTPS clients). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_DIALECTS, warnIfPostgresSkipped } from '../../helpers/databases.js';
 import { listenerEnv, spawnMailroom } from '../../helpers/mailroom-process.js';
 import { RawSmtpClient, type SmtpReplyLine } from '../../helpers/raw-smtp.js';
+import { sendMail } from '../../helpers/smtp-client.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
 warnIfPostgresSkipped();
@@ -98,6 +100,9 @@ describe.each(TEST_DIALECTS)('graceful shutdown on SIGTERM (%s)', (dialect) => {
     // Nothing but 421 (the server's shutdown reply) or a closed connection ended a sender.
     expect(refusals.every((code) => code === 421 || code === 0), `refusals: ${refusals.join(',')}`).toBe(true);
     expect(acceptedAfterSignal).toBeGreaterThanOrEqual(1);
+    // Structured logs: one JSON line per accepted message, carrying its email id.
+    const logged = new Set(node.logLines.filter((line) => line.msg === 'message accepted').map((line) => line.emailId));
+    expect(accepted.filter((id) => !logged.has(id))).toEqual([]);
 
     const restarted = await startTestApp({ dialect, dataDir, databaseUrl: pg?.url, keepDataDir: true });
     cleanups.push(() => restarted.stop());
@@ -109,4 +114,24 @@ describe.each(TEST_DIALECTS)('graceful shutdown on SIGTERM (%s)', (dialect) => {
       expect(eml.status, id).toBe(200);
     }
   }, 60_000);
+});
+
+describe.each(TEST_DIALECTS)('claimed deliveries at shutdown (%s)', (dialect) => {
+  it('are handed back, due at once for any node, instead of waiting for their lease to end', async () => {
+    const t = await startTestApp({ dialect });
+    try {
+      const address = (await t.http.post('/api/v1/inboxes', { prefix: 'handback' })).json().address as string;
+      const { id: emailId } = await sendMail(t.smtpPort, { from: 'a@example.com', to: address, subject: 'queued', text: 'x' });
+      const { deliveries } = t.app.ctx.services;
+      const job = { id: randomUUID(), deliveryId: randomUUID(), tenantId: t.tenant.id, environmentId: t.tenant.environmentId, emailId, targetKind: 'WEBHOOK' as const, targetId: randomUUID(), attemptsMade: 0, maxAttempts: null };
+      await t.app.ctx.repos.deliveries.enqueue([job], Date.now() + 60_000, deliveries.workerId);
+
+      expect(await deliveries.releaseClaims()).toBe(1);
+      const row = await t.app.ctx.db.kysely.selectFrom('notification_deliveries').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+      expect(row.claimed_by).toBeNull();
+      expect(Date.parse(row.available_at)).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await t.stop();
+    }
+  });
 });

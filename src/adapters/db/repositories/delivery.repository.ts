@@ -110,6 +110,12 @@ export class DeliveryRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Gives back every job `worker` still holds, due at `now` for any node; returns how many. */
+  async release(worker: string, now: number): Promise<number> {
+    const result = await this.db.updateTable('notification_deliveries').set({ claimed_by: null, available_at: iso(now) }).where('claimed_by', '=', worker).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Drops the queued jobs of a deleted webhook or integration. */
   async deleteForTarget(tenantId: string, targetId: string): Promise<void> {
     await this.db.deleteFrom('notification_deliveries').where('tenant_id', '=', tenantId).where('target_id', '=', targetId).execute();

@@ -14,18 +14,12 @@ export interface ExpiredEmail {
   environmentId: string;
 }
 
-/** Queries for operators' concerns: readiness, queue depth, retention (docs/operations.md). */
+/** Queries for operators' concerns: readiness and retention (docs/operations.md). */
 export class OperationsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.db);
-  }
-
-  /** Webhook and chat-app deliveries queued or in flight, on every node. */
-  async countQueuedDeliveries(): Promise<number> {
-    const row = await this.db.selectFrom('notification_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   async tenantRetentions(): Promise<TenantRetention[]> {
