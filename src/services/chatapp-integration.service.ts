@@ -26,19 +26,7 @@ export type ChatappIntegrationUpdate = Omit<Partial<ChatappIntegrationInput>, 'k
  * An integration as the API shows it. The incoming-webhook URL and the bot token are credentials
  * (anyone holding them can post), so after creation only their last four characters are shown.
  */
-export interface ChatappIntegrationView {
-  id: string;
-  kind: ChatappIntegrationKind;
-  name: string;
-  url: string | null;
-  botToken: string | null;
-  channelId: string | null;
-  guildId: string | null;
-  inboxIds: string[];
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ChatappIntegrationView = Omit<ChatappIntegrationRecord, 'tenantId'>;
 
 const mask = (value: string | null) => (value === null ? null : `…${value.slice(-4)}`);
 

@@ -21,17 +21,7 @@ export interface WebhookInput {
 export type WebhookUpdate = Partial<WebhookInput>;
 
 /** A webhook as the API shows it: `secret` in full only right after creation or rotation. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: WebhookEvent[];
-  description: string;
-  active: boolean;
-  secret: string;
-  inboxIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type WebhookView = Omit<WebhookRecord, 'tenantId'>;
 
 /** The outcome of linking a webhook to an inbox: `created` when the call made a new webhook, `linked` when it made a new link. */
 export interface InboxHookLink {
