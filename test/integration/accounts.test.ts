@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import type { HttpClient, HttpResponse } from '../helpers/http-client.js';
 import { httpsFetch } from '../helpers/https-fetch.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from '../../src/services/account.service.js';
 
 warnIfPostgresSkipped();
 
-const ROOT = join(import.meta.dirname, '../..');
 const PASSWORD = 'correct horse battery';
 let counter = 0;
 const uniqueEmail = () => `user${++counter}-${Date.now()}@example.com`;
@@ -171,7 +169,7 @@ describe('mailroom user create', () => {
 
   it('reads the password from stdin and adds a user who can sign in (the CLI on SQLite; the service on both dialects above)', async () => {
     const email = uniqueEmail();
-    const created = await userCreate(['--email', email, '--password-stdin', '--json'], { MAILROOM_DATA_DIR: t.dataDir }, `${PASSWORD}\n`);
+    const created = await runCli(['user', 'create', '--email', email, '--password-stdin', '--json'], { MAILROOM_DATA_DIR: t.dataDir }, `${PASSWORD}\n`);
     expect(created.code, created.stderr).toBe(0);
     const output = JSON.parse(created.stdout);
     expect(output).toMatchObject({ user: { email }, tenant: { name: email, plan: 'free' } });
@@ -195,15 +193,3 @@ describe('closed sign-up', () => {
   });
 });
 
-function userCreate(args: string[], env: Record<string, string>, stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'user', 'create', ...args],
-      { cwd: ROOT, env: { ...inherited, MAILROOM_LOG_LEVEL: 'silent', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(stdin);
-  });
-}

@@ -1,34 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
+import { cliEnvFor, runCli } from '../helpers/cli.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-const ROOT = join(import.meta.dirname, '../..');
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `mailroom …` from source as a user would, with only the given MAILROOM_* settings. */
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...inherited, MAILROOM_LOG_LEVEL: 'silent', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe.each(TEST_DIALECTS)('mailroom CLI (%s)', (dialect) => {
   let t: TestApp;
@@ -36,13 +17,12 @@ describe.each(TEST_DIALECTS)('mailroom CLI (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });
-    const db = t.app.ctx.config.db;
-    env = { MAILROOM_DATA_DIR: t.dataDir, ...(db.dialect === 'postgres' ? { MAILROOM_DATABASE_URL: db.url } : {}) };
+    env = cliEnvFor(t);
   });
   afterAll(() => t?.stop());
 
   it('tenant create --json prints the tenant and a key that works against the running app', async () => {
-    const created = await cli(['tenant', 'create', '--name', 'Acme QA', '--plan', 'pro', '--json'], env);
+    const created = await runCli(['tenant', 'create', '--name', 'Acme QA', '--plan', 'pro', '--json'], env);
     expect(created.code, created.stderr).toBe(0);
     const output = JSON.parse(created.stdout);
     expect(Object.keys(output).sort()).toEqual(['apiKey', 'tenant']);
@@ -53,11 +33,11 @@ describe.each(TEST_DIALECTS)('mailroom CLI (%s)', (dialect) => {
     expect(response.status).toBe(200);
     expect(response.json()).toMatchObject({ totalItems: 0, perPage: 20 });
 
-    const listed = await cli(['tenant', 'list', '--json'], env);
+    const listed = await runCli(['tenant', 'list', '--json'], env);
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).tenants).toEqual(expect.arrayContaining([expect.objectContaining({ id: output.tenant.id, plan: 'pro' })]));
 
-    const changed = await cli(['tenant', 'set-plan', '--id', output.tenant.id, '--plan', 'free', '--json'], env);
+    const changed = await runCli(['tenant', 'set-plan', '--id', output.tenant.id, '--plan', 'free', '--json'], env);
     expect(changed.code, changed.stderr).toBe(0);
     expect(JSON.parse(changed.stdout).tenant).toMatchObject({ id: output.tenant.id, plan: 'free' });
     expect((await t.app.ctx.repos.tenants.get(output.tenant.id))?.plan).toBe('free');
@@ -73,23 +53,23 @@ describe('mailroom CLI usage and settings', () => {
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it('migrate creates the database and exits 0', async () => {
-    const result = await cli(['migrate'], { MAILROOM_DATA_DIR: dataDir });
+    const result = await runCli(['migrate'], { MAILROOM_DATA_DIR: dataDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('up to date');
     expect(existsSync(join(dataDir, 'mailroom.db'))).toBe(true);
   });
 
   it('set-plan of an unknown tenant fails with exit 1 and a message', async () => {
-    const result = await cli(['tenant', 'set-plan', '--id', 'no-such-tenant', '--plan', 'pro'], { MAILROOM_DATA_DIR: dataDir });
+    const result = await runCli(['tenant', 'set-plan', '--id', 'no-such-tenant', '--plan', 'pro'], { MAILROOM_DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('no tenant no-such-tenant');
   });
 
   it('exits 64 with the usage for an unknown command, subcommand or option, or a bad plan', async () => {
     const results = await Promise.all([
-      cli(['frobnicate'], { MAILROOM_DATA_DIR: dataDir }),
-      cli(['tenant', 'create', '--name', 'X', '--plan', 'gold'], { MAILROOM_DATA_DIR: dataDir }),
-      cli(['tenant', 'create', '--bogus'], { MAILROOM_DATA_DIR: dataDir }),
+      runCli(['frobnicate'], { MAILROOM_DATA_DIR: dataDir }),
+      runCli(['tenant', 'create', '--name', 'X', '--plan', 'gold'], { MAILROOM_DATA_DIR: dataDir }),
+      runCli(['tenant', 'create', '--bogus'], { MAILROOM_DATA_DIR: dataDir }),
     ]);
     for (const result of results) {
       expect(result.code, result.stderr).toBe(64);
@@ -101,8 +81,8 @@ describe('mailroom CLI usage and settings', () => {
 
   it('exits 78 naming the variable for a bad setting, for serve and for the other commands', async () => {
     const [serve, migrate] = await Promise.all([
-      cli(['serve'], { MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: 'eighty' }),
-      cli(['migrate'], { MAILROOM_DATA_DIR: dataDir, MAILROOM_DATABASE_URL: 'mysql://localhost/x' }),
+      runCli(['serve'], { MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: 'eighty' }),
+      runCli(['migrate'], { MAILROOM_DATA_DIR: dataDir, MAILROOM_DATABASE_URL: 'mysql://localhost/x' }),
     ]);
     expect(serve.code).toBe(78);
     expect(serve.stderr).toContain('MAILROOM_HTTP_PORT');

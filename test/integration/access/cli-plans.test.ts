@@ -1,22 +1,12 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../../../src/core/plans.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../../helpers/databases.js';
+import { cliEnvFor, runCli } from '../../helpers/cli.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-const ROOT = join(import.meta.dirname, '../../..');
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...inherited, MAILROOM_LOG_LEVEL: 'silent', ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe.each(TEST_DIALECTS)('plans from the CLI (%s)', (dialect) => {
   let t: TestApp;
@@ -24,14 +14,13 @@ describe.each(TEST_DIALECTS)('plans from the CLI (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp({ dialect });
-    const db = t.app.ctx.config.db;
-    env = { MAILROOM_DATA_DIR: t.dataDir, ...(db.dialect === 'postgres' ? { MAILROOM_DATABASE_URL: db.url } : {}) };
+    env = cliEnvFor(t);
   });
   afterAll(() => t?.stop());
 
   it('`tenant create-key` issues a working all-environment key (the way back in when every key is lost)', async () => {
     const tenant = await t.createTenant('Locked out');
-    const issued = await cli(['tenant', 'create-key', '--id', tenant.id, '--name', 'Recovery', '--json'], env);
+    const issued = await runCli(['tenant', 'create-key', '--id', tenant.id, '--name', 'Recovery', '--json'], env);
     expect(issued.code, issued.stderr).toBe(0);
     const { id, apiKey } = JSON.parse(issued.stdout);
     const listed = (await t.client(apiKey).get('/api/v1/api-keys?perPage=100')).json().data;
@@ -40,7 +29,7 @@ describe.each(TEST_DIALECTS)('plans from the CLI (%s)', (dialect) => {
 
   it('`tenant set-limits` overrides one tenant’s limits, which the API then applies', async () => {
     const tenant = await t.createTenant('Bench', 'pro');
-    const set = await cli(['tenant', 'set-limits', '--id', tenant.id, '--requests-per-minute', '5000', '--monthly-emails', '7', '--json'], env);
+    const set = await runCli(['tenant', 'set-limits', '--id', tenant.id, '--requests-per-minute', '5000', '--monthly-emails', '7', '--json'], env);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout).tenant.limitOverrides).toEqual({ requestsPerMinute: 5000, monthlyEmails: 7 });
     const client = t.client(tenant.apiKey);
@@ -57,13 +46,13 @@ describe('plans from the CLI, without a database', () => {
   const env = { MAILROOM_DATA_DIR: '/nonexistent/mailroom-cli-plans' };
 
   it('`mailroom plans` prints the one plan table', async () => {
-    const printed = await cli(['plans', '--json'], env);
+    const printed = await runCli(['plans', '--json'], env);
     expect(printed.code, printed.stderr).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual({ plans: PLAN_LIMITS });
   });
 
   it('a bad limit is a usage error (exit 64), before any database is opened', async () => {
-    const refused = await cli(['tenant', 'set-limits', '--id', 'any', '--monthly-emails', 'lots'], env);
+    const refused = await runCli(['tenant', 'set-limits', '--id', 'any', '--monthly-emails', 'lots'], env);
     expect(refused.code).toBe(64);
     expect(refused.stderr).toContain('--monthly-emails');
   });

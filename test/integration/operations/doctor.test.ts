@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
 import { diagnose, type Finding } from '../../../src/doctor/doctor.js';
 import { createPostgresDatabase, REDIS_URL, TEST_DIALECTS, warnIfPostgresSkipped } from '../../helpers/databases.js';
+import { runCli } from '../../helpers/cli.js';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server.js';
 
 warnIfPostgresSkipped();
 
-const ROOT = join(import.meta.dirname, '../../..');
 const DAY_MS = 86_400_000;
 
 async function certificate(dir: string, name: string, host: string, notAfter: Date): Promise<{ cert: string; key: string }> {
@@ -128,13 +127,7 @@ describe('mailroom doctor', () => {
   });
 
   it('prints what is wrong and exits 1 from the command line', async () => {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-    const run = (extra: Record<string, string>) =>
-      new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'doctor'], { cwd: ROOT, env: { ...inherited, ...env, ...extra }, timeout: 30_000 }, (error, stdout) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
-        );
-      });
+    const run = (extra: Record<string, string>) => runCli(['doctor'], { ...env, ...extra });
     const [broken, badSetting] = await Promise.all([run({ MAILROOM_MAIL_DOMAIN: 'nomx.test' }), run({ MAILROOM_ROLES: 'mx' })]);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(/^FAIL {2}DNS MX nomx\.test: lookup failed/m);

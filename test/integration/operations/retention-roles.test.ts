@@ -1,25 +1,15 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/config.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../../helpers/databases.js';
 import { sendMail } from '../../helpers/smtp-client.js';
+import { runCli } from '../../helpers/cli.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-const ROOT = join(import.meta.dirname, '../../..');
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...inherited, MAILROOM_LOG_LEVEL: 'silent', ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe.each(TEST_DIALECTS)('retention (%s)', (dialect) => {
   let t: TestApp;
@@ -61,16 +51,16 @@ describe.each(TEST_DIALECTS)('retention (%s)', (dialect) => {
     const id = await receive('three days old');
     await backdate(id, daysAgo(3));
 
-    const set = await cli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', '2'], env);
+    const set = await runCli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', '2'], env);
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout).toContain('keeps emails 2 days');
     await t.app.ctx.services.retention.sweep();
     expect((await t.http.get(`/api/v1/emails/${id}`)).status).toBe(404);
 
     const [reset, bad, unknown] = await Promise.all([
-      cli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', 'plan'], env),
-      cli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', '0'], env),
-      cli(['tenant', 'set-retention', '--id', 'no-such-tenant', '--days', '5'], env),
+      runCli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', 'plan'], env),
+      runCli(['tenant', 'set-retention', '--id', t.tenant.id, '--days', '0'], env),
+      runCli(['tenant', 'set-retention', '--id', 'no-such-tenant', '--days', '5'], env),
     ]);
     expect(reset.stdout).toContain('keeps emails 365 days (plan pro)');
     expect(bad.code).toBe(64);
