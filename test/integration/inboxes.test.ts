@@ -60,6 +60,14 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
       expect(inbox.addressPrefix).toMatch(/^[a-z]{4}-[a-z]{4}-\d{4}$/);
     });
 
+    it('creates an inbox from a POST with no body at all (every field is optional)', async () => {
+      for (const headers of [{}, { 'content-type': 'application/json' }]) {
+        const response = await t.http.request('POST', '/api/v1/inboxes', { headers });
+        expect(response.status).toBe(201);
+        expect(response.json().addressPrefix).toMatch(/^[a-z]{4}-[a-z]{4}-\d{4}$/);
+      }
+    });
+
     it('sets expiresAt from ttlSeconds', async () => {
       const before = Date.now();
       const inbox = await createInbox({ ttlSeconds: 60, tags: ['signup', 'signup', 'ci'] });
