@@ -61,7 +61,8 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
     });
 
     it('creates an inbox from a POST with no body at all (every field is optional)', async () => {
-      for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const variants: Record<string, string>[] = [{}, { 'content-type': 'application/json' }];
+      for (const headers of variants) {
         const response = await t.http.request('POST', '/api/v1/inboxes', { headers });
         expect(response.status).toBe(201);
         expect(response.json().addressPrefix).toMatch(/^[a-z]{4}-[a-z]{4}-\d{4}$/);
