@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify, parseArgs } from 'node:util';
 import pg from 'pg';
-import { startDnsServer } from '../test/helpers/dns-server.js';
+import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import type { ChildServer } from './support/child-server.js';
-import { buildMailroom, createScratchStore, launchMailroom, type MailroomBuild } from './support/mailroom.js';
-import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import { createScratchStore, launchMailroom, type MailroomBuild } from './support/mailroom.js';
+import { runSmtpSource } from './support/smtp-source.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -34,7 +34,6 @@ const NODE_COUNTS = options.nodes.split(',').map(Number);
 const BUILD = options.from as MailroomBuild;
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 const REDIS_URL = process.env.MAILROOM_BENCH_REDIS_URL ?? process.env.MAILROOM_TEST_REDIS_URL;
-const SENDER = 'bench@sender.bench.example';
 const ROOT = join(import.meta.dirname, '..');
 const WARMUP_PER_NODE = 100;
 
@@ -107,7 +106,7 @@ async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
     }
     const to = await createInbox((nodes[0] as (typeof nodes)[number]).apiUrl, apiKey);
     const send = (messages: number) =>
-      Promise.all(nodes.map((node) => runSmtpSource({ port: node.smtpPort, to, from: SENDER, messages: Math.ceil(messages / nodeCount), sessions: Math.max(1, Math.round(SESSIONS / nodeCount)), bodyBytes: BODY_BYTES, persistent: true })));
+      Promise.all(nodes.map((node) => runSmtpSource({ port: node.smtpPort, to, from: BENCH_SENDER, messages: Math.ceil(messages / nodeCount), sessions: Math.max(1, Math.round(SESSIONS / nodeCount)), bodyBytes: BODY_BYTES, persistent: true })));
     await send(WARMUP_PER_NODE * nodeCount);
     const databaseUrl = store.env.MAILROOM_DATABASE_URL as string;
     const [cpuBefore, dbCpuBefore, countersBefore] = [nodes.map((n) => n.server.cpuSeconds()), await postgresCpuSeconds(), await databaseCounters(databaseUrl)];
@@ -137,9 +136,8 @@ async function main(): Promise<void> {
   if (POSTGRES_URL === undefined || REDIS_URL === undefined) {
     throw new Error('bench:cluster needs MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) and MAILROOM_BENCH_REDIS_URL (or MAILROOM_TEST_REDIS_URL)');
   }
-  assertSmtpSourceInstalled();
-  if (BUILD === 'dist') buildMailroom();
-  const dns = await startDnsServer({ 'sender.bench.example': { TXT: ['v=spf1 ip4:127.0.0.1 -all'] }, '_dmarc.sender.bench.example': { TXT: ['v=DMARC1; p=none'] } });
+  prepareSmtpBench(BUILD);
+  const dns = await startSenderDns();
   const rows: Row[] = [];
   try {
     for (const count of NODE_COUNTS) rows.push(await measure(count, dns.address));

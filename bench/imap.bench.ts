@@ -16,9 +16,9 @@ import { parseArgs } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { generate } from 'selfsigned';
 import { dovecotVersion, startDovecot } from '../test/helpers/dovecot.js';
-import { startDnsServer } from '../test/helpers/dns-server.js';
-import { buildMailroom, startMailroom, type MailroomBuild, type MailroomInstance } from './support/mailroom.js';
-import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { startMailroom, type MailroomBuild, type MailroomInstance } from './support/mailroom.js';
+import { runSmtpSource } from './support/smtp-source.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -33,7 +33,6 @@ const BODY_BYTES = Number(options.size);
 const RUNS = Number(options.runs);
 const BUILD = options.from as MailroomBuild;
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
-const SENDER = 'bench@sender.bench.example';
 
 interface Account {
   port: number;
@@ -122,19 +121,14 @@ async function mailroomWithMail(dnsServer: string, postgresUrl?: string): Promis
   const inbox = inboxes.data.find((i) => i.address === instance.inboxAddress);
   if (inbox === undefined || Number.isNaN(imapPort)) throw new Error('bench inbox or IMAP port not found');
   const key = (await api(instance, 'POST', `/inboxes/${inbox.id}/api-keys`, { name: 'bench', scopes: ['imap'] })) as { key: string };
-  await runSmtpSource({ port: instance.smtpPort, to: instance.inboxAddress, from: SENDER, messages: MESSAGES, sessions: 10, bodyBytes: BODY_BYTES, persistent: true });
+  await runSmtpSource({ port: instance.smtpPort, to: instance.inboxAddress, from: BENCH_SENDER, messages: MESSAGES, sessions: 10, bodyBytes: BODY_BYTES, persistent: true });
   return { instance, account: { port: imapPort, user: instance.inboxAddress, pass: key.key } };
 }
 
 async function main(): Promise<void> {
-  assertSmtpSourceInstalled();
   if (dovecotVersion() === undefined) throw new Error('dovecot is missing: apt-get install dovecot-imapd (the daemon need not run)');
-  if (BUILD !== 'dist' && BUILD !== 'src') throw new Error('--from must be dist or src');
-  if (BUILD === 'dist') buildMailroom();
-  const dns = await startDnsServer({
-    'sender.bench.example': { TXT: ['v=spf1 ip4:127.0.0.0/8 -all'] },
-    '_dmarc.sender.bench.example': { TXT: ['v=DMARC1; p=none'] },
-  });
+  prepareSmtpBench(BUILD);
+  const dns = await startSenderDns();
   const certDir = await mkdtemp(join(tmpdir(), 'mailroom-bench-cert-'));
   const rows: Row[] = [];
   try {

@@ -5,10 +5,10 @@
  * that discards each message (the library's ceiling) and maildev 2.2.1 (a peer). See bench/README.md.
  */
 import { parseArgs } from 'node:util';
-import { startDnsServer } from '../test/helpers/dns-server.js';
-import { buildMailroom, startMailroom, type MailroomBuild } from './support/mailroom.js';
+import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
-import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
 
 const { values: options } = parseArgs({
@@ -28,7 +28,6 @@ const BODY_BYTES = Number(options.size);
 const WARMUP = Number(options.warmup);
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 const BUILD = options.from as MailroomBuild;
-const SENDER = 'bench@sender.bench.example';
 
 interface Row {
   target: string;
@@ -46,7 +45,7 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
   let stopped = false;
   try {
     const send = (messages: number, persistent: boolean) =>
-      runSmtpSource({ port: target.port, to: target.to, from: SENDER, messages, sessions: SESSIONS, bodyBytes: BODY_BYTES, persistent });
+      runSmtpSource({ port: target.port, to: target.to, from: BENCH_SENDER, messages, sessions: SESSIONS, bodyBytes: BODY_BYTES, persistent });
     if (WARMUP > 0) await send(WARMUP, true);
     const cpuBefore = target.process.cpuSeconds();
     const seconds = await send(MESSAGES, mode === 'persistent');
@@ -100,13 +99,8 @@ function printTable(rows: Row[], reference: string): void {
 }
 
 async function main(): Promise<void> {
-  assertSmtpSourceInstalled();
-  if (BUILD !== 'dist' && BUILD !== 'src') throw new Error('--from must be dist or src');
-  if (BUILD === 'dist') buildMailroom();
-  const dns = await startDnsServer({
-    'sender.bench.example': { TXT: ['v=spf1 ip4:127.0.0.0/8 -all'] },
-    '_dmarc.sender.bench.example': { TXT: ['v=DMARC1; p=none'] },
-  });
+  prepareSmtpBench(BUILD);
+  const dns = await startSenderDns();
   const workerEnv: Record<string, string> = options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers };
   const mailroom = (postgresUrl?: string) => async (): Promise<BenchTarget> => {
     const instance = await startMailroom({ dnsServer: dns.address, postgresUrl, build: BUILD, env: workerEnv });

@@ -14,9 +14,9 @@ import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
-import { startDnsServer } from '../test/helpers/dns-server.js';
-import { buildMailroom, startMailroom, type MailroomBuild, type MailroomInstance } from './support/mailroom.js';
-import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { startMailroom, type MailroomBuild, type MailroomInstance } from './support/mailroom.js';
+import { runSmtpSource } from './support/smtp-source.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -30,7 +30,6 @@ const MESSAGES = Number(options.messages);
 const SESSIONS = Number(options.sessions);
 const BUILD = options.from as MailroomBuild;
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
-const SENDER = 'bench@sender.bench.example';
 const ENV = { MAILROOM_ALLOW_PRIVATE_WEBHOOKS: '1', MAILROOM_LOG_LEVEL: 'error' };
 
 /** The customer's endpoint: answers 200 at once and notes when each email's POST arrived. */
@@ -92,7 +91,7 @@ async function measureLatency(start: () => Promise<MailroomInstance>): Promise<{
     const session = async () => {
       while (next < MESSAGES) {
         const i = next++;
-        const info = await smtp.sendMail({ from: SENDER, to: instance.inboxAddress, subject: `webhook bench ${i}`, text: `Message ${i}: your code is ${100000 + i}.` });
+        const info = await smtp.sendMail({ from: BENCH_SENDER, to: instance.inboxAddress, subject: `webhook bench ${i}`, text: `Message ${i}: your code is ${100000 + i}.` });
         accepted.set(/<([0-9a-f-]{36})>/.exec(info.response)?.[1] ?? '', performance.now());
       }
     };
@@ -122,7 +121,7 @@ async function measureIngest(start: () => Promise<MailroomInstance>, withWebhook
   const instance = await start();
   try {
     if (withWebhook) await createWebhook(instance, receiver.url);
-    const send = (messages: number) => runSmtpSource({ port: instance.smtpPort, to: instance.inboxAddress, from: SENDER, messages, sessions: SESSIONS, bodyBytes: 2048, persistent: true });
+    const send = (messages: number) => runSmtpSource({ port: instance.smtpPort, to: instance.inboxAddress, from: BENCH_SENDER, messages, sessions: SESSIONS, bodyBytes: 2048, persistent: true });
     await send(200);
     if (withWebhook) await receiver.whenReceived(200);
     const cpuBefore = instance.server.cpuSeconds();
@@ -136,13 +135,8 @@ async function measureIngest(start: () => Promise<MailroomInstance>, withWebhook
 }
 
 async function main(): Promise<void> {
-  assertSmtpSourceInstalled();
-  if (BUILD !== 'dist' && BUILD !== 'src') throw new Error('--from must be dist or src');
-  if (BUILD === 'dist') buildMailroom();
-  const dns = await startDnsServer({
-    'sender.bench.example': { TXT: ['v=spf1 ip4:127.0.0.0/8 -all'] },
-    '_dmarc.sender.bench.example': { TXT: ['v=DMARC1; p=none'] },
-  });
+  prepareSmtpBench(BUILD);
+  const dns = await startSenderDns();
   const dialects: Array<[string, string | undefined]> = [['sqlite', undefined]];
   if (POSTGRES_URL) dialects.push(['postgres', POSTGRES_URL]);
   else console.log('PostgreSQL skipped: set MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) to include it.');

@@ -9,8 +9,6 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-
-
 describe.each(TEST_DIALECTS)('mailroom CLI (%s)', (dialect) => {
   let t: TestApp;
   let env: Record<string, string>;

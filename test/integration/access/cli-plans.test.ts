@@ -6,8 +6,6 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-
-
 describe.each(TEST_DIALECTS)('plans from the CLI (%s)', (dialect) => {
   let t: TestApp;
   let env: Record<string, string>;

@@ -10,7 +10,6 @@ warnIfPostgresSkipped();
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
-
 describe.each(TEST_DIALECTS)('retention (%s)', (dialect) => {
   let t: TestApp;
   let address: string;
