@@ -1,6 +1,6 @@
 import type { ActivityLogEntry } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { ErrorNote, Link, StatusBadge, formatDate, useAction } from './ui.js';
+import { ErrorNote, Link, StatusBadge, formatDate, useAction, DataTable } from './ui.js';
 
 const RESENDABLE = new Set(['WEBHOOK', 'CHATAPP', 'CHATAPP_BOT']);
 
@@ -10,59 +10,44 @@ export function LogTable({ entries, onResent }: { entries: ActivityLogEntry[]; o
   return (
     <>
       <ErrorNote error={action.error} />
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Details</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>{formatDate(entry.createdAt)}</td>
-                <td>{entry.type}</td>
-                <td>
-                  <StatusBadge value={entry.status} />
-                  {typeof entry.metadata.statusCode === 'number' ? <span class="muted"> HTTP {entry.metadata.statusCode}</span> : null}
-                </td>
-                <td>
-                  {entry.message}
-                  {entry.emailId ? (
-                    <>
-                      {' '}
-                      <Link href={`/emails/${entry.emailId}`}>email</Link>
-                    </>
-                  ) : null}
-                </td>
-                <td>
-                  {entry.status === 'FAILED' && RESENDABLE.has(entry.type) ? (
-                    <button
-                      type="button"
-                      class="secondary small"
-                      disabled={action.busy}
-                      onClick={() =>
-                        action.run(async () => {
-                          await api.logs.resend(entry.id);
-                          onResent();
-                        })
-                      }
-                    >
-                      Resend
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['When', 'Type', 'Status', 'Details']} actions>
+        {entries.map((entry) => (
+          <tr key={entry.id}>
+            <td>{formatDate(entry.createdAt)}</td>
+            <td>{entry.type}</td>
+            <td>
+              <StatusBadge value={entry.status} />
+              {typeof entry.metadata.statusCode === 'number' ? <span class="muted"> HTTP {entry.metadata.statusCode}</span> : null}
+            </td>
+            <td>
+              {entry.message}
+              {entry.emailId ? (
+                <>
+                  {' '}
+                  <Link href={`/emails/${entry.emailId}`}>email</Link>
+                </>
+              ) : null}
+            </td>
+            <td>
+              {entry.status === 'FAILED' && RESENDABLE.has(entry.type) ? (
+                <button
+                  type="button"
+                  class="secondary small"
+                  disabled={action.busy}
+                  onClick={() =>
+                    action.run(async () => {
+                      await api.logs.resend(entry.id);
+                      onResent();
+                    })
+                  }
+                >
+                  Resend
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

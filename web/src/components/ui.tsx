@@ -170,3 +170,28 @@ export const formValue = (event: FormEvent, name: string): string => {
   const element = event.currentTarget.elements.namedItem(name);
   return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement ? element.value.trim() : '';
 };
+
+/** A scrollable table with a header row of column names; `actions` adds a last column whose header only screen readers read. */
+export function DataTable(props: { columns: string[]; actions?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class="table">
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+            {props.actions ? (
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}

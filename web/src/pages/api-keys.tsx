@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiKey, Environment } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { ConfirmButton, Empty, ErrorNote, Field, Loading, PageHeader, Pager, SecretOnce, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent } from '../components/ui.js';
+import { ConfirmButton, Empty, ErrorNote, Field, Loading, PageHeader, Pager, SecretOnce, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent, DataTable } from '../components/ui.js';
 
 /** Tenant-level keys; inbox-scoped keys live on each inbox's page. */
 export function ApiKeysPage() {
@@ -65,43 +65,27 @@ export function ApiKeysPage() {
       {keys.loading && keys.data === undefined ? <Loading /> : null}
       {keys.data?.data.length === 0 ? <Empty>No API keys.</Empty> : null}
       {keys.data && keys.data.data.length > 0 ? (
-        <div class="table-wrap">
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Environment</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(keys.data.data as ApiKey[]).map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{environmentName(key.environmentId)}</td>
-                  <td>{formatDate(key.lastUsedAt)}</td>
-                  <td>
-                    <StatusBadge value={key.active ? 'active' : 'inactive'} />
-                  </td>
-                  <td class="row-actions">
-                    <button type="button" class="secondary small" disabled={action.busy} onClick={() => change(() => (key.active ? api.apiKeys.deactivate(key.id) : api.apiKeys.activate(key.id)))}>
-                      {key.active ? 'Deactivate' : 'Activate'}
-                    </button>
-                    <ConfirmButton label="Delete" confirm={`Delete key ${key.name}? Clients using it stop working at once.`} onConfirm={() => change(() => api.apiKeys.delete(key.id))} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Name', 'Key', 'Environment', 'Last used', 'State']} actions>
+          {(keys.data.data as ApiKey[]).map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{environmentName(key.environmentId)}</td>
+              <td>{formatDate(key.lastUsedAt)}</td>
+              <td>
+                <StatusBadge value={key.active ? 'active' : 'inactive'} />
+              </td>
+              <td class="row-actions">
+                <button type="button" class="secondary small" disabled={action.busy} onClick={() => change(() => (key.active ? api.apiKeys.deactivate(key.id) : api.apiKeys.activate(key.id)))}>
+                  {key.active ? 'Deactivate' : 'Activate'}
+                </button>
+                <ConfirmButton label="Delete" confirm={`Delete key ${key.name}? Clients using it stop working at once.`} onConfirm={() => change(() => api.apiKeys.delete(key.id))} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <Pager page={page} hasNext={keys.data?.hasNextPage ?? false} onPage={setPage} />
     </section>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { DomainDetail } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { ConfirmButton, CopyButton, ErrorNote, Field, Loading, PageHeader, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent } from '../components/ui.js';
+import { ConfirmButton, CopyButton, ErrorNote, Field, Loading, PageHeader, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent, DataTable } from '../components/ui.js';
 import { navigate } from '../router.js';
 
 /** A custom domain: the DNS records to publish, verification with each record's result, DNS-provider setup. */
@@ -53,39 +53,27 @@ export function DomainPage({ id }: { id: string }) {
       <ErrorNote error={action.error} />
       <h2>DNS records</h2>
       <p class="muted">Publish these at your DNS provider, then verify. Last checked {formatDate(current.lastCheckedAt)}.</p>
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {current.records.map((record) => (
-              <tr key={`${record.type}-${record.name}`}>
-                <td>{record.type}</td>
-                <td>
-                  <code>{record.name}</code> <CopyButton value={record.name} />
-                </td>
-                <td>
-                  <code>
-                    {record.priority === undefined ? '' : `${record.priority} `}
-                    {record.value}
-                  </code>{' '}
-                  <CopyButton value={record.value} />
-                </td>
-                <td>
-                  <StatusBadge value={record.status} />
-                  {record.error ? <span class="error-text"> {record.error}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['Type', 'Name', 'Value', 'Status']}>
+        {current.records.map((record) => (
+          <tr key={`${record.type}-${record.name}`}>
+            <td>{record.type}</td>
+            <td>
+              <code>{record.name}</code> <CopyButton value={record.name} />
+            </td>
+            <td>
+              <code>
+                {record.priority === undefined ? '' : `${record.priority} `}
+                {record.value}
+              </code>{' '}
+              <CopyButton value={record.value} />
+            </td>
+            <td>
+              <StatusBadge value={record.status} />
+              {record.error ? <span class="error-text"> {record.error}</span> : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <button type="button" disabled={action.busy} onClick={verify}>
         Verify now
       </button>

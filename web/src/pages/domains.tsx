@@ -1,6 +1,6 @@
 import type { Domain } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { Empty, ErrorNote, Field, Link, Loading, PageHeader, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent } from '../components/ui.js';
+import { Empty, ErrorNote, Field, Link, Loading, PageHeader, StatusBadge, formValue, formatDate, useAction, useAsync, type FormEvent, DataTable } from '../components/ui.js';
 import { navigate } from '../router.js';
 
 export function DomainsPage() {
@@ -31,32 +31,20 @@ export function DomainsPage() {
       {domains.loading && domains.data === undefined ? <Loading /> : null}
       {domains.data?.length === 0 ? <Empty>No custom domains. Inboxes use the shared domain until you add one.</Empty> : null}
       {domains.data && domains.data.length > 0 ? (
-        <div class="table-wrap">
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">Verified</th>
-                <th scope="col">Receiving</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              {domains.data.map((domain) => (
-                <tr key={domain.id}>
-                  <td>
-                    <Link href={`/domains/${domain.id}`}>{domain.unicodeDomain}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge value={domain.verified ? 'verified' : 'pending'} />
-                  </td>
-                  <td>{domain.enabled ? 'Enabled' : 'Disabled'}</td>
-                  <td>{formatDate(domain.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Domain', 'Verified', 'Receiving', 'Added']}>
+          {domains.data.map((domain) => (
+            <tr key={domain.id}>
+              <td>
+                <Link href={`/domains/${domain.id}`}>{domain.unicodeDomain}</Link>
+              </td>
+              <td>
+                <StatusBadge value={domain.verified ? 'verified' : 'pending'} />
+              </td>
+              <td>{domain.enabled ? 'Enabled' : 'Disabled'}</td>
+              <td>{formatDate(domain.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Domain, Environment, Inbox } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { ConfirmButton, CopyButton, Empty, ErrorNote, Field, Link, Loading, PageHeader, Pager, formValue, formatDate, useAction, useAsync, type FormEvent } from '../components/ui.js';
+import { ConfirmButton, CopyButton, Empty, ErrorNote, Field, Link, Loading, PageHeader, Pager, formValue, formatDate, useAction, useAsync, type FormEvent, DataTable } from '../components/ui.js';
 import { useRealtime } from '../realtime.js';
 
 const TTL_CHOICES = [
@@ -95,48 +95,33 @@ export function InboxesPage() {
       {inboxes.loading && inboxes.data === undefined ? <Loading /> : null}
       {inboxes.data?.data.length === 0 ? <Empty>No inboxes yet. Create one above to get an address that receives mail.</Empty> : null}
       {inboxes.data && inboxes.data.data.length > 0 ? (
-        <div class="table-wrap">
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Messages</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {inboxes.data.data.map((inbox) => (
-                <tr key={inbox.id}>
-                  <td>
-                    <Link href={`/inboxes/${inbox.id}`} class="address">
-                      {inbox.address}
-                    </Link>{' '}
-                    <CopyButton value={inbox.address} />
-                  </td>
-                  <td>{inbox.messageCount}</td>
-                  <td>{inbox.tags.map((t) => <span class="tag" key={t}>{t}</span>)}</td>
-                  <td>{inbox.expiresAt ? formatDate(inbox.expiresAt) : 'Never'}</td>
-                  <td>
-                    <ConfirmButton
-                      label="Delete"
-                      confirm={`Delete ${inbox.address} and its messages?`}
-                      onConfirm={() =>
-                        remove.run(async () => {
-                          await api.inboxes.delete(inbox.id);
-                          inboxes.setData((r) => r && { ...r, data: r.data.filter((i) => i.id !== inbox.id) });
-                        })
-                      }
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Address', 'Messages', 'Tags', 'Expires']} actions>
+          {inboxes.data.data.map((inbox) => (
+            <tr key={inbox.id}>
+              <td>
+                <Link href={`/inboxes/${inbox.id}`} class="address">
+                  {inbox.address}
+                </Link>{' '}
+                <CopyButton value={inbox.address} />
+              </td>
+              <td>{inbox.messageCount}</td>
+              <td>{inbox.tags.map((t) => <span class="tag" key={t}>{t}</span>)}</td>
+              <td>{inbox.expiresAt ? formatDate(inbox.expiresAt) : 'Never'}</td>
+              <td>
+                <ConfirmButton
+                  label="Delete"
+                  confirm={`Delete ${inbox.address} and its messages?`}
+                  onConfirm={() =>
+                    remove.run(async () => {
+                      await api.inboxes.delete(inbox.id);
+                      inboxes.setData((r) => r && { ...r, data: r.data.filter((i) => i.id !== inbox.id) });
+                    })
+                  }
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <Pager page={page} hasNext={inboxes.data?.hasNextPage ?? false} onPage={setPage} />
     </section>

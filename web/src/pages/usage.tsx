@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { ErrorNote, Loading, PageHeader, formatDate, useAsync } from '../components/ui.js';
+import { ErrorNote, Loading, PageHeader, formatDate, useAsync, DataTable } from '../components/ui.js';
 
 export function UsagePage() {
   const usage = useAsync(() => api.usage(), []);
@@ -18,31 +18,19 @@ export function UsagePage() {
           {emails.remaining.toLocaleString()} left · resets {formatDate(resetsAt)}
         </p>
       </div>
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Requests per minute</th>
-              <th scope="col">Emails per month</th>
-              <th scope="col">Custom storage</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.entries(plans).map(([name, limits]) => (
-              <tr key={name} class={name === plan.name ? 'current' : ''}>
-                <td>
-                  {name}
-                  {name === plan.name ? ' (your plan)' : ''}
-                </td>
-                <td>{limits.requestsPerMinute.toLocaleString()}</td>
-                <td>{limits.monthlyEmails.toLocaleString()}</td>
-                <td>{limits.customStorage ? 'Yes' : 'No'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['Plan', 'Requests per minute', 'Emails per month', 'Custom storage']}>
+        {Object.entries(plans).map(([name, limits]) => (
+          <tr key={name} class={name === plan.name ? 'current' : ''}>
+            <td>
+              {name}
+              {name === plan.name ? ' (your plan)' : ''}
+            </td>
+            <td>{limits.requestsPerMinute.toLocaleString()}</td>
+            <td>{limits.monthlyEmails.toLocaleString()}</td>
+            <td>{limits.customStorage ? 'Yes' : 'No'}</td>
+          </tr>
+        ))}
+      </DataTable>
       <p class="muted">Plans are changed by the operator of this server.</p>
     </section>
   );

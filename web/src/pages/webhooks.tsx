@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Inbox, Webhook } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { Empty, ErrorNote, Field, Link, Loading, PageHeader, Pager, SecretOnce, StatusBadge, formValue, useAction, useAsync, type FormEvent } from '../components/ui.js';
+import { Empty, ErrorNote, Field, Link, Loading, PageHeader, Pager, SecretOnce, StatusBadge, formValue, useAction, useAsync, type FormEvent, DataTable } from '../components/ui.js';
 
 export function WebhooksPage() {
   const [page, setPage] = useState(1);
@@ -64,30 +64,19 @@ export function WebhooksPage() {
 
 function WebhookTable({ webhooks }: { webhooks: Webhook[] }) {
   return (
-    <div class="table-wrap">
-      <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Inboxes</th>
-            <th scope="col">State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {webhooks.map((webhook) => (
-            <tr key={webhook.id}>
-              <td>
-                <Link href={`/webhooks/${webhook.id}`}>{webhook.url}</Link>
-                {webhook.description ? <div class="muted">{webhook.description}</div> : null}
-              </td>
-              <td>{webhook.inboxIds.length === 0 ? 'All' : webhook.inboxIds.length}</td>
-              <td>
-                <StatusBadge value={webhook.active ? 'active' : 'inactive'} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['URL', 'Inboxes', 'State']}>
+      {webhooks.map((webhook) => (
+        <tr key={webhook.id}>
+          <td>
+            <Link href={`/webhooks/${webhook.id}`}>{webhook.url}</Link>
+            {webhook.description ? <div class="muted">{webhook.description}</div> : null}
+          </td>
+          <td>{webhook.inboxIds.length === 0 ? 'All' : webhook.inboxIds.length}</td>
+          <td>
+            <StatusBadge value={webhook.active ? 'active' : 'inactive'} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
