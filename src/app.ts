@@ -230,7 +230,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     inboxMessages: new InboxMessageService(repos, inboxes, waiters),
     inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
-    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs),
+    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage),
     logs: new ActivityLogService(repos),
     webhooks: new WebhookService(repos, unitOfWork, sender, inboxes),
     chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes),
@@ -293,6 +293,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logger,
     metrics,
     drainMs: config.operations.smtpDrainMs,
+    limits: config.limits.smtp,
   });
 
   const imap = createImapServer({

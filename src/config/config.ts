@@ -4,6 +4,7 @@ import type { RawEnv } from './env.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
+import { limitsSettings, type LimitsSettings } from './limits-settings.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -52,6 +53,8 @@ export interface AppConfig {
   storage: StorageSettings;
   /** docs/operations.md: roles, metrics, shutdown, retention. */
   operations: OperationsSettings;
+  /** docs/security.md: connection, memory, recipient and attachment limits. */
+  limits: LimitsSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -231,6 +234,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     accounts: accounts(env),
     storage: storageSettings(env, dataDir),
     operations: operationsSettings(env),
+    limits: limitsSettings(env),
   };
   return Object.freeze(config);
 }

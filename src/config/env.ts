@@ -66,6 +66,18 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_SHUTDOWN_SMTP_DRAIN_MS', default: '10000', description: 'On SIGTERM, how long SMTP transactions in DATA may take to finish; sessions still open then get 421 and are closed.' },
   { name: 'MAILROOM_LOG_RETENTION_DAYS', default: '90', description: 'Activity log entries older than this are deleted by the retention sweeper; 0 keeps them forever.' },
   { name: 'MAILROOM_RETENTION_SWEEP_INTERVAL_MS', default: '600000', description: 'How often emails past their tenant\'s retention period and old activity logs are deleted (one node at a time).' },
+  { name: 'MAILROOM_SMTP_MAX_SESSIONS', default: '1000', description: 'Simultaneous SMTP sessions on one node; one more gets 421 4.7.0 and is closed (docs/security.md).' },
+  { name: 'MAILROOM_SMTP_MAX_SESSIONS_PER_IP', default: '100', description: 'Simultaneous SMTP sessions from one client IP; one more gets 421 4.7.0.' },
+  { name: 'MAILROOM_SMTP_IDLE_TIMEOUT_MS', default: '60000', description: 'Inactivity after which an SMTP session is closed (421).' },
+  { name: 'MAILROOM_SMTP_SESSION_LIFETIME_MS', default: '1800000', description: 'Absolute length of an SMTP session, however active; then 421 4.4.2 and close.' },
+  { name: 'MAILROOM_SMTP_MIN_DATA_RATE', default: '1024', description: 'Average bytes per second a sender must keep up during DATA (checked after the window below); slower senders get 421 4.4.2. 0 turns the check off.' },
+  { name: 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', default: '30000', description: 'Time into DATA after which the average rate is checked (each second from then on).' },
+  { name: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'Distinct RCPT TO addresses per message; one more gets 452 4.5.3 (repeated addresses count once).' },
+  { name: 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', default: '536870912', description: 'Message bytes all SMTP sessions of a node may hold in memory together (512 MB); past it DATA gets 451 4.3.1 until memory frees.' },
+  { name: 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', default: '1000', description: 'Attachments one message may carry; more gets 552 5.3.4 and nothing is stored.' },
+  { name: 'MAILROOM_IMAP_MAX_SESSIONS', default: '1000', description: 'Simultaneous IMAP connections on one node; one more gets * BYE and is closed.' },
+  { name: 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', default: '100', description: 'Simultaneous IMAP connections from one client IP; one more gets * BYE.' },
+  { name: 'MAILROOM_TLS_HANDSHAKE_TIMEOUT_MS', default: '10000', description: 'A TLS handshake (HTTPS, IMAP) not finished within this is dropped.' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
 ] as const;
 

@@ -86,6 +86,8 @@ export class IngestService {
     private readonly participants: readonly IngestParticipant[] = [],
     /** Which store and key layout each tenant's mail gets (its own bucket, or the service store). */
     private readonly placements: BlobPlacements = SERVICE_PLACEMENTS,
+    /** MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE: more is refused before anything is written. */
+    private readonly maxAttachments = Number.POSITIVE_INFINITY,
   ) {}
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
@@ -96,6 +98,9 @@ export class IngestService {
       helo: message.helo,
       mailFrom: message.mailFrom,
     });
+    if (parsed.attachments.length > this.maxAttachments) {
+      throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
+    }
     const baseEmailId = randomUUID();
     const receivedAt = new Date().toISOString();
     const writes = await Promise.all(

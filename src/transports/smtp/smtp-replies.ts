@@ -20,6 +20,8 @@ export function smtpReplyFor(error: unknown): SmtpReply {
       // RFC 3463 5.1.1: bad destination mailbox address.
       return { code: 550, message: `5.1.1 ${error.message}` };
     case 'invalid':
+      // RFC 3463 5.3.4: too big for the system (more parts than we store), not malformed.
+      if (error.code === 'TOO_MANY_ATTACHMENTS') return { code: 552, message: `5.3.4 ${error.message}` };
       // 5.6.0: the content could not be processed; resending the same bytes fails the same way.
       return { code: 554, message: `5.6.0 ${error.message}` };
     case 'forbidden':

@@ -1,10 +1,14 @@
-import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../ports/metrics.js';
 import type { IngestService } from '../../services/ingest.service.js';
 import type { Delivery, RecipientService } from '../../services/recipient.service.js';
+import type { LimitsSettings } from '../../config/limits-settings.js';
+import { ByteBudget } from './byte-budget.js';
+import { messageTooLarge, readData } from './data-reader.js';
 import { installGreetingDelayOption } from './greeting-delay.js';
+import { admitRecipient, TOO_MANY_RECIPIENTS } from './recipient-limit.js';
+import { SmtpSessionLimits } from './session-limits.js';
 import { smtpError, smtpReplyFor, type SmtpReply } from './smtp-replies.js';
 
 export interface SmtpServerOptions {
@@ -18,25 +22,11 @@ export interface SmtpServerOptions {
   metrics: Metrics;
   /** On close(), how long transactions in progress may take before the remaining sessions get 421. */
   drainMs: number;
+  /** docs/security.md: sessions, lifetime, DATA rate, recipients, bytes in flight. */
+  limits: LimitsSettings['smtp'];
 }
 
 type Callback = (error?: Error | null) => void;
-
-const messageTooLarge = (limit: number): SmtpReply => ({ code: 552, message: `5.3.4 Message exceeds the size limit of ${limit} bytes` });
-
-/** Reads the DATA stream into memory, keeping at most `limit` bytes (the rest is drained, not kept). */
-function readCapped(stream: Readable, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    stream.once('error', reject);
-    stream.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
-  });
-}
 
 /**
  * The SMTP edge: recipients are checked at RCPT TO (refused there, never accepted and dropped),
@@ -46,11 +36,19 @@ function readCapped(stream: Readable, limit: number): Promise<Buffer | undefined
 export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
   installGreetingDelayOption();
   const deliveries = new WeakMap<SMTPServerSession, Delivery[]>();
+  const sessionLimits = new SmtpSessionLimits(options.limits);
+  const inFlight = new ByteBudget(options.limits.maxInFlightBytes);
 
   const onRcptTo = (address: SMTPServerAddress, session: SMTPServerSession, callback: Callback) => {
+    const list = session.envelope.rcptTo.length === 0 ? [] : (deliveries.get(session) ?? []);
+    const admission = admitRecipient(list.map((d) => d.address), address.address, options.limits.maxRecipients);
+    if (admission === 'duplicate') return callback();
+    if (admission === 'full') {
+      options.metrics.messageRefused(String(TOO_MANY_RECIPIENTS.code));
+      return callback(smtpError(TOO_MANY_RECIPIENTS));
+    }
     options.recipients.resolve(address.address).then(
       (delivery) => {
-        const list = session.envelope.rcptTo.length === 0 ? [] : (deliveries.get(session) ?? []);
         list.push(delivery);
         deliveries.set(session, list);
         callback();
@@ -76,9 +74,14 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
       options.metrics.messageRefused(String(reply.code));
       callback(smtpError(reply));
     };
-    readCapped(stream, options.maxMessageBytes)
-      .then(async (raw) => {
-        if (raw === undefined || stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
+    let release = (): void => undefined;
+    readData(stream, { ...options.limits, maxBytes: options.maxMessageBytes }, inFlight)
+      .then(async (outcome) => {
+        if ('closeSession' in outcome) return sessionLimits.end(session, outcome.closeSession);
+        if ('refused' in outcome) return refuse(outcome.refused);
+        const { raw } = outcome;
+        release = outcome.release;
+        if (stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
         if (raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
         const started = performance.now();
         const { id } = await options.ingest.ingest({
@@ -97,7 +100,8 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         const reply = smtpReplyFor(error);
         options.logger.warn({ err: error, code: reply.code, session: session.id }, 'message refused');
         refuse(reply);
-      });
+      })
+      .finally(() => release());
   };
 
   const server = new SMTPServer({
@@ -115,17 +119,22 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     disableReverseLookup: true,
     logger: false,
     closeTimeout: options.drainMs,
-    onConnect: (_session: SMTPServerSession, callback: Callback) => {
+    socketTimeout: options.limits.idleTimeoutMs,
+    onConnect: (session: SMTPServerSession, callback: Callback) => {
       options.metrics.smtpSessionOpened();
-      callback();
+      callback(sessionLimits.onConnect(session));
     },
-    onClose: () => options.metrics.smtpSessionClosed(),
+    onClose: (session: SMTPServerSession) => {
+      sessionLimits.onClose(session);
+      options.metrics.smtpSessionClosed();
+    },
     onMailFrom,
     onRcptTo,
     onData,
     // Passed through to the patched SMTPConnection#init (greeting-delay.ts).
     ...({ greetingDelayMs: options.greetingDelayMs } as object),
   });
+  sessionLimits.attach(server);
   server.on('error', (error) => options.logger.warn({ err: error }, 'smtp connection error'));
   return server;
 }

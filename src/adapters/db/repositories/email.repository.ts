@@ -125,29 +125,32 @@ function emailRow(item: NewEmail): EmailRow {
   };
 }
 
+/**
+ * Ten bound values per attachment row: 500 rows stay far below SQLite's 32,766 variables and
+ * PostgreSQL's 65,535 bind parameters, however many attachments a message has.
+ */
+const ATTACHMENT_ROWS_PER_INSERT = 500;
+
 export class EmailRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(item: NewEmail): Promise<void> {
     await this.db.insertInto('emails').values(emailRow(item)).execute();
-    if (item.email.attachments.length === 0) return;
-    await this.db
-      .insertInto('attachments')
-      .values(
-        item.email.attachments.map((a, position) => ({
-          id: a.id,
-          email_id: item.email.id,
-          tenant_id: item.email.tenantId,
-          position,
-          filename: a.filename,
-          content_type: a.contentType,
-          size: a.size,
-          content_id: a.contentId,
-          disposition: a.disposition,
-          blob_key: item.attachmentKeys[position] ?? '',
-        })),
-      )
-      .execute();
+    const rows = item.email.attachments.map((a, position) => ({
+      id: a.id,
+      email_id: item.email.id,
+      tenant_id: item.email.tenantId,
+      position,
+      filename: a.filename,
+      content_type: a.contentType,
+      size: a.size,
+      content_id: a.contentId,
+      disposition: a.disposition,
+      blob_key: item.attachmentKeys[position] ?? '',
+    }));
+    for (let start = 0; start < rows.length; start += ATTACHMENT_ROWS_PER_INSERT) {
+      await this.db.insertInto('attachments').values(rows.slice(start, start + ATTACHMENT_ROWS_PER_INSERT)).execute();
+    }
   }
 
   async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {

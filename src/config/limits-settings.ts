@@ -1,0 +1,45 @@
+import { integer } from './config.js';
+import type { RawEnv } from './env.js';
+
+/** docs/security.md: what one client (or everyone together) may hold of connections, memory and rows. */
+export interface LimitsSettings {
+  smtp: {
+    maxSessions: number;
+    maxSessionsPerIp: number;
+    /** Inactivity before a session is closed; any byte restarts it, which is why `lifetimeMs` exists. */
+    idleTimeoutMs: number;
+    /** Absolute length of one session, however active: nothing extends it. */
+    lifetimeMs: number;
+    /** Average DATA rate below which the sender gets 421, measured once `minDataRateWindowMs` has passed. */
+    minDataBytesPerSecond: number;
+    minDataRateWindowMs: number;
+    maxRecipients: number;
+    /** Bytes of message data all sessions together may hold in memory before DATA gets 451 4.3.1. */
+    maxInFlightBytes: number;
+  };
+  maxAttachmentsPerMessage: number;
+  imap: { maxSessions: number; maxSessionsPerIp: number };
+  /** TLS handshakes not finished within this are dropped (HTTPS and IMAP). */
+  tlsHandshakeTimeoutMs: number;
+}
+
+export function limitsSettings(env: RawEnv): LimitsSettings {
+  return {
+    smtp: {
+      maxSessions: integer(env, 'MAILROOM_SMTP_MAX_SESSIONS', 1000, 1, 1_000_000),
+      maxSessionsPerIp: integer(env, 'MAILROOM_SMTP_MAX_SESSIONS_PER_IP', 100, 1, 1_000_000),
+      idleTimeoutMs: integer(env, 'MAILROOM_SMTP_IDLE_TIMEOUT_MS', 60_000, 100, 3_600_000),
+      lifetimeMs: integer(env, 'MAILROOM_SMTP_SESSION_LIFETIME_MS', 30 * 60_000, 100, 24 * 3_600_000),
+      minDataBytesPerSecond: integer(env, 'MAILROOM_SMTP_MIN_DATA_RATE', 1024, 0, 1024 ** 3),
+      minDataRateWindowMs: integer(env, 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', 30_000, 100, 3_600_000),
+      maxRecipients: integer(env, 'MAILROOM_SMTP_MAX_RECIPIENTS', 100, 1, 100_000),
+      maxInFlightBytes: integer(env, 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', 512 * 1024 * 1024, 1024, 64 * 1024 ** 3),
+    },
+    maxAttachmentsPerMessage: integer(env, 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', 1000, 1, 100_000),
+    imap: {
+      maxSessions: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS', 1000, 1, 1_000_000),
+      maxSessionsPerIp: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', 100, 1, 1_000_000),
+    },
+    tlsHandshakeTimeoutMs: integer(env, 'MAILROOM_TLS_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+}

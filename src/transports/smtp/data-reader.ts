@@ -1,0 +1,89 @@
+import type { Readable } from 'node:stream';
+import type { ByteBudget } from './byte-budget.js';
+import type { SmtpReply } from './smtp-replies.js';
+
+export interface DataLimits {
+  maxBytes: number;
+  /** 0: no rate check. */
+  minDataBytesPerSecond: number;
+  minDataRateWindowMs: number;
+}
+
+/** A message read whole (its bytes count against the budget until `release`), or the reply that refuses it. */
+export type DataOutcome =
+  | { raw: Buffer; release: () => void }
+  | { refused: SmtpReply }
+  /** The sender is too slow: the session ends with this reply. */
+  | { closeSession: SmtpReply };
+
+const RATE_CHECK_MS = 1000;
+
+export const messageTooLarge = (limit: number): SmtpReply => ({ code: 552, message: `5.3.4 Message exceeds the size limit of ${limit} bytes` });
+const OVER_BUDGET: SmtpReply = { code: 451, message: '4.3.1 Insufficient system resources, try again later' };
+const TOO_SLOW: SmtpReply = { code: 421, message: '4.4.2 Data transfer too slow, closing connection' };
+
+/**
+ * Copies the chunks into one buffer over a SharedArrayBuffer: the analysis worker then reads the
+ * same memory (structured clone shares it) instead of getting a second copy of the message.
+ */
+function joinShared(chunks: Buffer[], size: number): Buffer {
+  const joined = Buffer.from(new SharedArrayBuffer(size));
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(joined, offset);
+  return joined;
+}
+
+/**
+ * Reads the DATA stream under three limits: the size cap (the rest is drained, not kept), the
+ * node's in-flight byte budget (past it the message is dropped as it arrives and refused with 451),
+ * and a minimum average rate once `minDataRateWindowMs` has passed (a trickling sender gets 421).
+ */
+export function readData(stream: Readable, limits: DataLimits, budget: ByteBudget): Promise<DataOutcome> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let chunks: Buffer[] = [];
+    let size = 0;
+    let reserved = 0;
+    let refusal: SmtpReply | undefined;
+    let settled = false;
+    const dropHeld = (reply: SmtpReply) => {
+      refusal ??= reply;
+      chunks = [];
+      budget.release(reserved);
+      reserved = 0;
+    };
+    const settle = (outcome: DataOutcome | Error) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(rateCheck);
+      if (outcome instanceof Error) {
+        dropHeld(OVER_BUDGET);
+        reject(outcome);
+      } else resolve(outcome);
+    };
+    const rateCheck = setInterval(() => {
+      const elapsed = performance.now() - started;
+      if (limits.minDataBytesPerSecond === 0 || elapsed < limits.minDataRateWindowMs) return;
+      if ((size * 1000) / elapsed >= limits.minDataBytesPerSecond) return;
+      dropHeld(TOO_SLOW);
+      settle({ closeSession: TOO_SLOW });
+    }, RATE_CHECK_MS);
+    rateCheck.unref();
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (refusal !== undefined) return;
+      if (size > limits.maxBytes) return dropHeld(messageTooLarge(limits.maxBytes));
+      if (!budget.reserve(chunk.length)) return dropHeld(OVER_BUDGET);
+      reserved += chunk.length;
+      chunks.push(chunk);
+    });
+    stream.once('error', (error: Error) => settle(error));
+    stream.once('end', () => {
+      if (refusal !== undefined) return settle({ refused: refusal });
+      const raw = joinShared(chunks, size);
+      chunks = [];
+      const held = reserved;
+      settle({ raw, release: () => budget.release(held) });
+    });
+  });
+}
