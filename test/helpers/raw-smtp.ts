@@ -22,9 +22,10 @@ export class RawSmtpClient {
     this.attach(socket);
   }
 
-  static async connect(port: number): Promise<{ client: RawSmtpClient; greeting: SmtpReplyLine; greetingMs: number }> {
+  /** `localAddress` (another 127.x address) makes the connection come from a different client IP. */
+  static async connect(port: number, localAddress?: string): Promise<{ client: RawSmtpClient; greeting: SmtpReplyLine; greetingMs: number }> {
     const started = performance.now();
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
     const client = new RawSmtpClient(socket);
     const greeting = await client.reply();
     return { client, greeting, greetingMs: performance.now() - started };
