@@ -282,6 +282,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     trustProxy: config.access.trustProxy,
     rateLimit: { limits: tenantLimits, multiplier: config.access.rateLimitMultiplier, redis: rateLimitRedis, redisPrefix: config.realtime.redisPrefix },
     operations: { metrics, readiness, metricsToken: config.operations.metricsToken },
+    limits: { maxConnections: config.limits.httpMaxConnections, handshakeTimeoutMs: config.limits.tlsHandshakeTimeoutMs },
   });
   const smtp = createSmtpServer({
     hostname: config.mxHost,
@@ -303,6 +304,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logger,
     maxConnectionsPerInbox: config.imap.maxConnectionsPerInbox,
     idleTimeoutMs: config.imap.idleTimeoutMs,
+    limits: { ...config.limits.imap, handshakeTimeoutMs: config.limits.tlsHandshakeTimeoutMs },
   });
 
   metrics.observe({

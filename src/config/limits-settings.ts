@@ -19,6 +19,8 @@ export interface LimitsSettings {
   };
   maxAttachmentsPerMessage: number;
   imap: { maxSessions: number; maxSessionsPerIp: number };
+  /** Open HTTP(S) connections; requests on newer ones get 503 with Connection: close. */
+  httpMaxConnections: number;
   /** TLS handshakes not finished within this are dropped (HTTPS and IMAP). */
   tlsHandshakeTimeoutMs: number;
 }
@@ -40,6 +42,7 @@ export function limitsSettings(env: RawEnv): LimitsSettings {
       maxSessions: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS', 1000, 1, 1_000_000),
       maxSessionsPerIp: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', 100, 1, 1_000_000),
     },
+    httpMaxConnections: integer(env, 'MAILROOM_HTTP_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     tlsHandshakeTimeoutMs: integer(env, 'MAILROOM_TLS_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../../logger.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerRateLimit, type RateLimitOptions } from './plugins/rate-limit.js';
 import { registerTransportSecurity } from './plugins/transport-security.js';
+import { registerConnectionLimit } from './plugins/connection-limit.js';
 import { registerEnvironmentScope } from './plugins/environment-scope.js';
 import { collectRouteTable, documentPublicRoutes } from './plugins/route-table.js';
 import { acceptEmptyJsonBodies } from './plugins/json-body.js';
@@ -37,12 +38,14 @@ export interface HttpServerOptions {
   rateLimit: RateLimitOptions;
   /** /healthz, /readyz, /metrics and request-duration metrics (docs/operations.md). */
   operations: OperationsOptions;
+  /** docs/security.md: open connections (then 503) and the TLS handshake deadline. */
+  limits: { maxConnections: number; handshakeTimeoutMs: number };
 }
 
 /** Builds the Fastify instance with every route; it never listens itself (app.ts does). */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.trustProxy ? { trustProxy: true } : { https: { key: options.tls.key, cert: options.tls.cert } }),
+    ...(options.trustProxy ? { trustProxy: true } : { https: { key: options.tls.key, cert: options.tls.cert, handshakeTimeout: options.limits.handshakeTimeoutMs } }),
     loggerInstance: options.logger,
     // Per-request info lines would double the log volume of a busy API; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
@@ -63,6 +66,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandler(app);
   registerTransportSecurity(app, { trustProxy: options.trustProxy });
+  registerConnectionLimit(app, { maxConnections: options.limits.maxConnections, secure: !options.trustProxy });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

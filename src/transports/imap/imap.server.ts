@@ -4,6 +4,7 @@ import type { TlsMaterial } from '../../adapters/tls/certificate.js';
 import type { Logger } from '../../logger.js';
 import type { EventBus, PublishedEvent } from '../../ports/event-bus.js';
 import type { ImapIdentity, ImapMailboxService } from '../../services/imap-mailbox.service.js';
+import { ConnectionGate } from '../connection-gate.js';
 import { ImapConnection, type ConnectionRegistry } from './imap-connection.js';
 
 export interface ImapServerOptions {
@@ -14,7 +15,14 @@ export interface ImapServerOptions {
   maxConnectionsPerInbox: number;
   /** Inactivity before the server logs a client out (RFC 3501 §5.4: at least 30 minutes). */
   idleTimeoutMs: number;
+  /** docs/security.md: connections in total and per client IP (one more gets BYE), TLS handshake deadline. */
+  limits: { maxSessions: number; maxSessionsPerIp: number; handshakeTimeoutMs: number };
 }
+
+const REFUSALS = {
+  total: '* BYE Too many connections, try again later\r\n',
+  'per-ip': '* BYE Too many connections from your address, try again later\r\n',
+};
 
 export interface ImapServer {
   listen(port: number, host: string): Promise<{ host: string; port: number }>;
@@ -68,13 +76,21 @@ class Connections implements ConnectionRegistry {
 /** The IMAP4rev1 listener: implicit TLS with the service certificate, one ImapConnection per client. */
 export function createImapServer(options: ImapServerOptions): ImapServer {
   const connections = new Connections(options.maxConnectionsPerInbox);
+  const gate = new ConnectionGate(options.limits.maxSessions, options.limits.maxSessionsPerIp);
   let unsubscribe: (() => void) | undefined;
-  const server: Server = createServer({ key: options.tls.key, cert: options.tls.cert, minVersion: 'TLSv1.2' }, (socket: TLSSocket) => {
+  const tlsOptions = { key: options.tls.key, cert: options.tls.cert, minVersion: 'TLSv1.2' as const, handshakeTimeout: options.limits.handshakeTimeoutMs };
+  const server: Server = createServer(tlsOptions, (socket: TLSSocket) => {
+    socket.on('error', () => undefined);
+    const admitted = gate.admit(socket.remoteAddress ?? '');
+    if ('refused' in admitted) {
+      socket.end(REFUSALS[admitted.refused]);
+      return;
+    }
+    socket.once('close', admitted.release);
     const connection = new ImapConnection(socket, options.service, connections, options.logger);
     connections.open.add(connection);
     socket.setNoDelay(true);
     socket.setTimeout(options.idleTimeoutMs, () => connection.bye('Autologout: idle for too long'));
-    socket.on('error', () => undefined);
     void connection.run();
   });
   server.on('tlsClientError', (error) => options.logger.debug({ err: error }, 'IMAP TLS handshake failed'));
