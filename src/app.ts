@@ -16,6 +16,8 @@ import { InlineMessageAnalyzer } from './adapters/mail/inline.message-analyzer.j
 import { WorkerPoolMessageAnalyzer } from './adapters/mail/worker-pool.message-analyzer.js';
 import { loadTlsMaterial } from './adapters/tls/certificate.js';
 import { createLogger, type Logger } from './logger.js';
+import { connectionLimitTotal } from './config/limits-settings.js';
+import { openFileLimit } from './adapters/os/open-file-limit.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { DnsResolve } from './ports/dns-resolver.js';
 import type { EventBus } from './ports/event-bus.js';
@@ -157,6 +159,17 @@ function listenSmtp(server: SMTPServer, host: string, port: number): Promise<{ h
   });
 }
 
+/** Past the open-file limit every listener fails at once, silently: say so at start instead. */
+function warnIfFewDescriptors(config: AppConfig, logger: Logger): void {
+  const limit = openFileLimit();
+  const needed = connectionLimitTotal(config.limits, config.operations.roles);
+  if (limit === undefined || limit >= needed) return;
+  logger.warn(
+    { openFileLimit: limit, connectionLimits: needed },
+    'the open-file limit (ulimit -n) is below the configured connection limits: raise it, or lower MAILROOM_SMTP_MAX_SESSIONS, MAILROOM_IMAP_MAX_SESSIONS and MAILROOM_HTTP_MAX_CONNECTIONS (docs/security.md)',
+  );
+}
+
 /** The composition root: builds every adapter and service in dependency order. Nothing listens until start(). */
 export async function createApp(config: AppConfig, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -235,7 +248,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     webhooks: new WebhookService(repos, unitOfWork, sender, inboxes),
     chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes),
     deliveries,
-    realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError),
+    realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError, config.limits.sseStreams),
     apiKeys: new ApiKeyService(repos),
     environments: new EnvironmentService(repos),
     usage,
@@ -330,6 +343,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       const smtpAddress = roles.has('smtp') ? await listenSmtp(smtp, config.smtp.host, config.smtp.port) : NOT_LISTENING;
       const imapAddress = roles.has('imap') ? await imap.listen(config.imap.port, config.imap.host) : NOT_LISTENING;
       for (const task of tasks) if (runsTask(task)) task.start();
+      warnIfFewDescriptors(config, logger);
       return { http: httpAddress, smtp: smtpAddress, imap: imapAddress };
     },
     /**

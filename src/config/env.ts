@@ -77,6 +77,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', default: '1000', description: 'Attachments one message may carry; more gets 552 5.3.4 and nothing is stored.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS', default: '1000', description: 'Simultaneous IMAP connections on one node; one more gets * BYE and is closed.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', default: '100', description: 'Simultaneous IMAP connections from one client IP; one more gets * BYE.' },
+  { name: 'MAILROOM_SSE_MAX_STREAMS_PER_KEY', default: '50', description: 'Open SSE streams per API key (or dashboard session) on one node; one more gets 429 TOO_MANY_STREAMS.' },
+  { name: 'MAILROOM_SSE_MAX_STREAMS_PER_TENANT', default: '200', description: 'Open SSE streams per account on one node; one more gets 429 TOO_MANY_STREAMS.' },
   { name: 'MAILROOM_HTTP_MAX_CONNECTIONS', default: '2000', description: 'Open HTTP(S) connections on one node; requests on connections past it get 503 TOO_MANY_CONNECTIONS and the connection is closed (at twice the number new connections are not accepted).' },
   { name: 'MAILROOM_TLS_HANDSHAKE_TIMEOUT_MS', default: '10000', description: 'A TLS handshake (HTTPS, IMAP) not finished within this is dropped.' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },

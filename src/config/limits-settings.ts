@@ -19,10 +19,21 @@ export interface LimitsSettings {
   };
   maxAttachmentsPerMessage: number;
   imap: { maxSessions: number; maxSessionsPerIp: number };
+  /** SSE streams one node holds per API key (or dashboard session) and per account; one more gets 429. */
+  sseStreams: { perKey: number; perTenant: number };
   /** Open HTTP(S) connections; requests on newer ones get 503 with Connection: close. */
   httpMaxConnections: number;
   /** TLS handshakes not finished within this are dropped (HTTPS and IMAP). */
   tlsHandshakeTimeoutMs: number;
+}
+
+/** Descriptors the listeners of a node running `roles` may hold at their configured limits. */
+export function connectionLimitTotal(limits: LimitsSettings, roles: ReadonlySet<string>): number {
+  return (
+    (roles.has('smtp') ? limits.smtp.maxSessions : 0) +
+    (roles.has('imap') ? limits.imap.maxSessions : 0) +
+    (roles.has('http') ? limits.httpMaxConnections : 0)
+  );
 }
 
 export function limitsSettings(env: RawEnv): LimitsSettings {
@@ -41,6 +52,10 @@ export function limitsSettings(env: RawEnv): LimitsSettings {
     imap: {
       maxSessions: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS', 1000, 1, 1_000_000),
       maxSessionsPerIp: integer(env, 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', 100, 1, 1_000_000),
+    },
+    sseStreams: {
+      perKey: integer(env, 'MAILROOM_SSE_MAX_STREAMS_PER_KEY', 50, 1, 1_000_000),
+      perTenant: integer(env, 'MAILROOM_SSE_MAX_STREAMS_PER_TENANT', 200, 1, 1_000_000),
     },
     httpMaxConnections: integer(env, 'MAILROOM_HTTP_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     tlsHandshakeTimeoutMs: integer(env, 'MAILROOM_TLS_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
-import { ForbiddenError, InvalidInputError, UnauthenticatedError } from '../core/errors.js';
+import { ForbiddenError, InvalidInputError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import { compareEventIds, EVENT_ID, isVisible, type DisconnectReason, type StreamScope } from '../core/realtime.js';
 import type { StreamMode } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
@@ -55,6 +55,8 @@ export class RealtimeService {
     /** Unsent bytes a stream may fall behind by before it is closed as a slow consumer. */
     readonly maxBufferBytes: number,
     private readonly onBackgroundError: (error: unknown) => void,
+    /** Streams one node holds per API key (or session) and per account; one more is refused with 429. */
+    private readonly streamLimits = { perKey: Number.POSITIVE_INFINITY, perTenant: Number.POSITIVE_INFINITY },
   ) {
     this.unsubscribe = bus.subscribe((event) => this.route(event));
     groups.onHandOff((handOff) => this.deliverToMember(handOff).catch(onBackgroundError));
@@ -75,6 +77,22 @@ export class RealtimeService {
     }
     if ((await this.repos.tenants.getEnvironment(caller.tenantId, environmentId)) === undefined) {
       throw new InvalidInputError('INVALID_ENVIRONMENT', `Environment ${environmentId} is not an environment of this account`, { field: 'environmentId' });
+    }
+  }
+
+  /**
+   * Refuses a stream past the per-key or per-account limit (429 TOO_MANY_STREAMS). Synchronous, and
+   * called right before `open`, which registers the stream synchronously: no check races another.
+   */
+  assertStreamCapacity(caller: Caller): void {
+    const streams = this.byTenant.get(caller.tenantId) ?? new Set<Connection>();
+    if (streams.size >= this.streamLimits.perTenant) {
+      throw new RateLimitedError('TOO_MANY_STREAMS', `This account already has ${streams.size} open streams on this server; close one first`);
+    }
+    let sameKey = 0;
+    for (const connection of streams) if (connection.scope.caller.keyId === caller.keyId) sameKey++;
+    if (sameKey >= this.streamLimits.perKey) {
+      throw new RateLimitedError('TOO_MANY_STREAMS', `This key already has ${sameKey} open streams on this server; close one first`);
     }
   }
 

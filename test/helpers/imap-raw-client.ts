@@ -23,8 +23,9 @@ export class RawImapClient {
     socket.on('error', () => undefined);
   }
 
-  static async connect(port: number, host = '127.0.0.1'): Promise<RawImapClient> {
-    const socket = connect({ host, port, rejectUnauthorized: false });
+  /** `localAddress` (another 127.x address) makes the connection come from a different client IP. */
+  static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawImapClient> {
+    const socket = connect({ host, port, rejectUnauthorized: false, localAddress });
     await new Promise<void>((resolve, reject) => {
       socket.once('secureConnect', resolve);
       socket.once('error', reject);

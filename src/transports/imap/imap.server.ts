@@ -93,7 +93,11 @@ export function createImapServer(options: ImapServerOptions): ImapServer {
     socket.setTimeout(options.idleTimeoutMs, () => connection.bye('Autologout: idle for too long'));
     void connection.run();
   });
-  server.on('tlsClientError', (error) => options.logger.debug({ err: error }, 'IMAP TLS handshake failed'));
+  // With a listener here, Node leaves the socket open: a failed or timed-out handshake would hold it.
+  server.on('tlsClientError', (error, socket) => {
+    options.logger.debug({ err: error }, 'IMAP TLS handshake failed');
+    socket.destroy();
+  });
 
   return {
     listen(port, host) {

@@ -56,6 +56,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, realtime: RealtimeS
         lastEventId: headers['last-event-id'] ?? query.lastEventId,
       };
       await realtime.assertCanOpen(streamRequest);
+      realtime.assertStreamCapacity(request.caller);
       reply.hijack();
       await realtime.open(streamRequest, new SseStream(reply.raw, realtime.maxBufferBytes));
     },
