@@ -73,7 +73,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_SMTP_MIN_DATA_RATE', default: '1024', description: 'Average bytes per second a sender must keep up during DATA (checked after the window below); slower senders get 421 4.4.2. 0 turns the check off.' },
   { name: 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', default: '30000', description: 'Time into DATA after which the average rate is checked (each second from then on).' },
   { name: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'Distinct RCPT TO addresses per message; one more gets 452 4.5.3 (repeated addresses count once).' },
-  { name: 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', default: '536870912', description: 'Message bytes all SMTP sessions of a node may hold in memory together (512 MB); past it DATA gets 451 4.3.1 until memory frees.' },
+  { name: 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', default: '268435456', description: 'Message bytes all SMTP sessions of a node may hold in memory together (256 MB; parsing and storing add copies, so RSS grows by up to about four times this); past it DATA gets 451 4.3.1 until memory frees.' },
   { name: 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', default: '1000', description: 'Attachments one message may carry; more gets 552 5.3.4 and nothing is stored.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS', default: '1000', description: 'Simultaneous IMAP connections on one node; one more gets * BYE and is closed.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', default: '100', description: 'Simultaneous IMAP connections from one client IP; one more gets * BYE.' },

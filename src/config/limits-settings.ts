@@ -46,7 +46,7 @@ export function limitsSettings(env: RawEnv): LimitsSettings {
       minDataBytesPerSecond: integer(env, 'MAILROOM_SMTP_MIN_DATA_RATE', 1024, 0, 1024 ** 3),
       minDataRateWindowMs: integer(env, 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', 30_000, 100, 3_600_000),
       maxRecipients: integer(env, 'MAILROOM_SMTP_MAX_RECIPIENTS', 100, 1, 100_000),
-      maxInFlightBytes: integer(env, 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', 512 * 1024 * 1024, 1024, 64 * 1024 ** 3),
+      maxInFlightBytes: integer(env, 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
     },
     maxAttachmentsPerMessage: integer(env, 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', 1000, 1, 100_000),
     imap: {

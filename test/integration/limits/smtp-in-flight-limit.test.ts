@@ -56,9 +56,10 @@ describe('SMTP bytes in flight', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) expect(String((r.reason as { response?: string }).response)).toMatch(/^451 4\.3\.1 /);
     expect(accepted).toBeGreaterThan(0);
-    // Raw bytes are capped at 200 MB. The rest is this process's 20 clients, parse copies of the messages
-    // being stored, and refused chunks the collector has not reclaimed yet; unbounded it was about 3 GB.
-    expect(peak - baseline).toBeLessThan(5 * IN_FLIGHT_CAP);
+    // Received bytes are capped at 200 MB. The rest is this process's 20 clients, parse copies of the
+    // messages being stored, and refused chunks the collector has not reclaimed yet (measured: about
+    // 0.9 GB). Unbounded, 20 such messages took about 2.9 GB.
+    expect(peak - baseline).toBeLessThan(6 * IN_FLIGHT_CAP);
 
     await sendRaw(t.smtpPort, { from: 'sender@example.com', to: [address] }, raw);
     const listed = (await t.http.get(`/api/v1/emails?perPage=100`)).json();
