@@ -1,4 +1,4 @@
-import { connect, type TLSSocket } from 'node:tls';
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 
 /**
  * A bare IMAP client over TLS for what real clients hide: exact response bytes (differential tests
@@ -25,7 +25,9 @@ export class RawImapClient {
 
   /** `localAddress` (another 127.x address) makes the connection come from a different client IP. */
   static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawImapClient> {
-    const socket = connect({ host, port, rejectUnauthorized: false, localAddress });
+    // tls.connect passes socket.connect options such as localAddress through; its types omit them.
+    const options: ConnectionOptions & { localAddress?: string } = { host, port, rejectUnauthorized: false, localAddress };
+    const socket = connect(options);
     await new Promise<void>((resolve, reject) => {
       socket.once('secureConnect', resolve);
       socket.once('error', reject);

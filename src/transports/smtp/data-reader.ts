@@ -22,15 +22,34 @@ export const messageTooLarge = (limit: number): SmtpReply => ({ code: 552, messa
 const OVER_BUDGET: SmtpReply = { code: 451, message: '4.3.1 Insufficient system resources, try again later' };
 const TOO_SLOW: SmtpReply = { code: 421, message: '4.4.2 Data transfer too slow, closing connection' };
 
+/** ES2024 growable SharedArrayBuffer (Node 20 has it; the ES2023 lib types do not). */
+interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
+  grow(byteLength: number): void;
+}
+const GrowableShared = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => GrowableSharedArrayBuffer;
+
 /**
- * Copies the chunks into one buffer over a SharedArrayBuffer: the analysis worker then reads the
- * same memory (structured clone shares it) instead of getting a second copy of the message.
+ * The message as it arrives, in one growing SharedArrayBuffer: each chunk is copied in once and
+ * dropped, so the message is never held twice (chunks plus their concatenation), and the analysis
+ * worker reads the same memory (structured clone shares it) instead of a copy.
  */
-function joinShared(chunks: Buffer[], size: number): Buffer {
-  const joined = Buffer.from(new SharedArrayBuffer(size));
-  let offset = 0;
-  for (const chunk of chunks) offset += chunk.copy(joined, offset);
-  return joined;
+class SharedMessage {
+  private readonly memory: GrowableSharedArrayBuffer;
+  private length = 0;
+
+  constructor(maxBytes: number) {
+    this.memory = new GrowableShared(0, { maxByteLength: maxBytes });
+  }
+
+  append(chunk: Buffer): void {
+    this.memory.grow(this.length + chunk.length);
+    new Uint8Array(this.memory, this.length, chunk.length).set(chunk);
+    this.length += chunk.length;
+  }
+
+  bytes(): Buffer {
+    return Buffer.from(this.memory, 0, this.length);
+  }
 }
 
 /**
@@ -41,14 +60,14 @@ function joinShared(chunks: Buffer[], size: number): Buffer {
 export function readData(stream: Readable, limits: DataLimits, budget: ByteBudget): Promise<DataOutcome> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    let chunks: Buffer[] = [];
+    let message: SharedMessage | undefined = new SharedMessage(limits.maxBytes);
     let size = 0;
     let reserved = 0;
     let refusal: SmtpReply | undefined;
     let settled = false;
     const dropHeld = (reply: SmtpReply) => {
       refusal ??= reply;
-      chunks = [];
+      message = undefined;
       budget.release(reserved);
       reserved = 0;
     };
@@ -75,15 +94,13 @@ export function readData(stream: Readable, limits: DataLimits, budget: ByteBudge
       if (size > limits.maxBytes) return dropHeld(messageTooLarge(limits.maxBytes));
       if (!budget.reserve(chunk.length)) return dropHeld(OVER_BUDGET);
       reserved += chunk.length;
-      chunks.push(chunk);
+      message?.append(chunk);
     });
     stream.once('error', (error: Error) => settle(error));
     stream.once('end', () => {
-      if (refusal !== undefined) return settle({ refused: refusal });
-      const raw = joinShared(chunks, size);
-      chunks = [];
+      if (refusal !== undefined || message === undefined) return settle({ refused: refusal ?? OVER_BUDGET });
       const held = reserved;
-      settle({ raw, release: () => budget.release(held) });
+      settle({ raw: message.bytes(), release: () => budget.release(held) });
     });
   });
 }
