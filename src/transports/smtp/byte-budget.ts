@@ -17,8 +17,4 @@ export class ByteBudget {
   release(bytes: number): void {
     this.used = Math.max(0, this.used - bytes);
   }
-
-  get inUse(): number {
-    return this.used;
-  }
 }

@@ -72,8 +72,4 @@ export class SmtpSessionLimits {
       connection.close();
     }
   }
-
-  get size(): number {
-    return this.gate.size;
-  }
 }
