@@ -6,6 +6,9 @@ import type { IngestService } from '../../services/ingest.service.js';
 import type { Delivery, RecipientService } from '../../services/recipient.service.js';
 import { installGreetingDelayOption } from './greeting-delay.js';
 import { smtpError, smtpReplyFor, type SmtpReply } from './smtp-replies.js';
+import { authenticatedTraceHeader, smtpAuthOptions } from './smtp-auth.js';
+import { starttlsOptions } from './starttls.js';
+import type { SmtpAuthMode, StarttlsMode } from '../../config/local-settings.js';
 
 export interface SmtpServerOptions {
   hostname: string;
@@ -18,6 +21,8 @@ export interface SmtpServerOptions {
   metrics: Metrics;
   /** On close(), how long transactions in progress may take before the remaining sessions get 421. */
   drainMs: number;
+  /** docs/local.md: MAILROOM_SMTP_AUTH and MAILROOM_SMTP_STARTTLS (auto needs a configured certificate). */
+  modes: { auth: SmtpAuthMode; starttls: StarttlsMode; certificateConfigured: boolean };
 }
 
 type Callback = (error?: Error | null) => void;
@@ -36,6 +41,13 @@ function readCapped(stream: Readable, limit: number): Promise<Buffer | undefined
     stream.once('error', reject);
     stream.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
   });
+}
+
+/** The AUTH and STARTTLS modes as one set of options (both may disable a command). */
+function modeOptions(modes: SmtpServerOptions['modes']): object {
+  const auth = smtpAuthOptions(modes.auth);
+  const starttls = starttlsOptions(modes.starttls, modes.certificateConfigured);
+  return { ...auth, disabledCommands: [...(auth.disabledCommands ?? []), ...(starttls.disabledCommands ?? [])] };
 }
 
 /**
@@ -81,8 +93,9 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         if (raw === undefined || stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
         if (raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
         const started = performance.now();
+        const trace = authenticatedTraceHeader(session, options.hostname);
         const { id } = await options.ingest.ingest({
-          raw,
+          raw: trace === undefined ? raw : Buffer.concat([trace, raw]),
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           deliveries: deliveries.get(session) ?? [],
           clientIp: session.remoteAddress,
@@ -110,8 +123,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     // The library's own SIZE= refusal has no enhanced status code (it hides them all); onMailFrom
     // refuses with 552 5.3.4 instead. EHLO then advertises SIZE without the number (RFC 1870 allows it).
     hideSize: true,
-    authOptional: true,
-    disabledCommands: ['AUTH'],
+    ...modeOptions(options.modes),
     disableReverseLookup: true,
     logger: false,
     closeTimeout: options.drainMs,
