@@ -70,6 +70,8 @@ export function withLocalPreset(env: RawEnv): RawEnv {
     MAILROOM_LIMITS: 'off',
     MAILROOM_DASHBOARD_LOGIN: 'off-on-loopback',
     MAILROOM_SIGNUP: 'closed',
+    // The banner is what a developer reads; per-message info lines would scroll it away.
+    MAILROOM_LOG_LEVEL: 'warn',
     MAILROOM_PUBLIC_URL: `${httpTls === 'on' ? 'https' : 'http'}://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${httpPort}`,
   };
   return Object.freeze({ ...preset, ...env });
