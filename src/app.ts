@@ -196,7 +196,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const tasks: BackgroundTask[] = [];
   const tenants = new TenantService(repos, unitOfWork);
   const tenantLimits = new TenantLimits(repos, PLAN_CACHE_MS);
-  const usage = new UsageService(repos, tenantLimits, logBackgroundError);
+  const usage = new UsageService(repos, tenantLimits, logBackgroundError, config.local.limits);
   const localAccount = config.local.acceptAnyRecipient || config.local.dashboardLogin === 'off-on-loopback'
     ? await new LocalAccountService(repos, tenants, localAccountFile(config.dataDir), config.mailDomain).ensure()
     : undefined;
