@@ -12,10 +12,8 @@ import { PLANS, type PlanName } from './core/vocab.js';
 import { effectiveLimits, emailRetentionDays, PLAN_LIMITS } from './core/plans.js';
 import type { Tenant } from './adapters/db/repositories/tenant.repository.js';
 import { AppError } from './core/errors.js';
-import { serve } from './main.js';
 import { TenantService } from './services/tenant.service.js';
 import { setEmailRetention } from './services/retention.service.js';
-import { diagnose, formatFinding } from './doctor/doctor.js';
 
 const USAGE = `Usage: mailroom <command> [--help]
 
@@ -221,6 +219,8 @@ async function userCommand(args: string[]): Promise<void> {
 
 /** Exit 1 when any check fails, so deploy scripts can gate on it; a bad setting is a failed check too. */
 async function doctor(): Promise<void> {
+  // Imported when needed: the blob-store SDKs it probes with are slow to load.
+  const { diagnose, formatFinding } = await import('./doctor/doctor.js');
   let config;
   try {
     config = loadConfig(adminEnv);
@@ -248,10 +248,11 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError('a command is required (mailroom serve runs the service, mailroom local the local catcher)');
     case 'serve':
       if (rest.length > 0) throw new UsageError(`serve takes no arguments, got "${rest.join(' ')}"`);
-      return serve(readEnv());
+      // Imported when needed: --help and the admin commands do not load the whole service.
+      return (await import('./main.js')).serve(readEnv());
     case 'local':
       if (rest.length > 0) throw new UsageError(`local takes no arguments, got "${rest.join(' ')}"`);
-      return serve(withLocalPreset(readEnv()), 'local');
+      return (await import('./main.js')).serve(withLocalPreset(readEnv()), 'local');
     case 'migrate':
       await withTenants(async () => undefined);
       console.log('Database is up to date.');
