@@ -2,16 +2,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withLocalPreset } from '../../src/config/local-settings.js';
 import { TEST_DIALECTS } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { RawSmtpClient } from '../helpers/raw-smtp.js';
+import { LOCAL_TEST_ENV } from '../helpers/local-mode.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
 
-/** `mailroom local`'s settings on ephemeral ports: the same preset the command applies. */
-export const LOCAL_TEST_ENV = { ...withLocalPreset({ MAILROOM_HTTP_PORT: '0', MAILROOM_SMTP_PORT: '0', MAILROOM_IMAP_PORT: '0' }), MAILROOM_LOG_LEVEL: 'silent' } as Record<string, string>;
 
 interface EmailView {
   id: string;
