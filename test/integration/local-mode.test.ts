@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
+import type { SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticatedTraceHeader } from '../../src/transports/smtp/smtp-auth.js';
 import { TEST_DIALECTS } from '../helpers/databases.js';
 import { eventually } from '../helpers/eventually.js';
 import { RawSmtpClient } from '../helpers/raw-smtp.js';
@@ -63,6 +65,18 @@ describe.each(TEST_DIALECTS)('local mode on %s', (dialect) => {
     const email = await emailBySubject(t, `Auth ${method}`);
     const content = await localApi(t)(`/emails/${email.id}/content`);
     expect((content.body.headers as Record<string, string>).received).toContain(`(Authenticated sender: app-user-${method})`);
+  });
+
+  it('refuses a user name with line breaks, and would keep one inside its trace header', async () => {
+    const { client } = await RawSmtpClient.connect(t.smtpPort);
+    await client.command('EHLO client.test');
+    const credentials = Buffer.from('\0evil\r\nX-Injected: yes\0secret').toString('base64');
+    expect((await client.command(`AUTH PLAIN ${credentials}`)).code).toBeGreaterThanOrEqual(500);
+    await client.quit();
+    const session = { user: 'evil\r\nX-Injected: yes', hostNameAppearsAs: 'client.test', remoteAddress: '127.0.0.1' } as unknown as SMTPServerSession;
+    const header = authenticatedTraceHeader(session, 'mx.test')?.toString() ?? '';
+    expect(header.split('\r\n').filter((line) => /^\S/.test(line))).toHaveLength(1);
+    expect(header).toContain('(Authenticated sender: evil??X-Injected: yes)');
   });
 
   it('takes mail from Python smtplib after login()', async () => {

@@ -57,9 +57,10 @@ const MAX_USER_LENGTH = 256;
  * sent is recorded on the stored email. Control characters are replaced: a user name cannot add headers.
  */
 export function authenticatedTraceHeader(session: SMTPServerSession, hostname: string, at = new Date()): Buffer | undefined {
-  const user = (session.user as string | undefined) ?? undefined;
-  if (user === undefined) return undefined;
-  const safe = (value: string) => value.replace(/[\x00-\x1f\x7f()\\]/g, '?').slice(0, MAX_USER_LENGTH);
+  // smtp-server leaves `user` unset (or false) on sessions that did not authenticate.
+  const user: unknown = session.user;
+  if (typeof user !== 'string') return undefined;
+  const safe = (value: string) => [...value].map((c) => (c < ' ' || c === '\x7f' || '()\\'.includes(c) ? '?' : c)).join('').slice(0, MAX_USER_LENGTH);
   const helo = safe(session.hostNameAppearsAs ?? 'unknown');
   return Buffer.from(`Received: from ${helo} ([${session.remoteAddress}])\r\n\tby ${hostname} (Mailroom) with ESMTPA\r\n\t(Authenticated sender: ${safe(user)}); ${at.toUTCString()}\r\n`);
 }
