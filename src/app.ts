@@ -66,6 +66,9 @@ import { createOrphanBlobSweeper } from './workers/orphan-blob-sweep.worker.js';
 import { PrometheusMetrics } from './adapters/metrics/prometheus.metrics.js';
 import type { Metrics } from './ports/metrics.js';
 import { ReadinessService } from './services/readiness.service.js';
+import { LocalAccountService, type LocalAccount } from './services/local-account.service.js';
+import { localAccountFile } from './adapters/secrets/local-account-file.js';
+import { LoginFreeSessions } from './services/login-free-sessions.js';
 import { RetentionService } from './services/retention.service.js';
 
 export interface AppServices {
@@ -90,6 +93,7 @@ export interface AppServices {
   accounts: AccountService;
   storage: CustomStorageService;
   retention: RetentionService;
+  loginFree: LoginFreeSessions;
 }
 
 export interface AppContext {
@@ -104,6 +108,8 @@ export interface AppContext {
   services: AppServices;
   metrics: Metrics;
   readiness: ReadinessService;
+  /** The catch-all and login-free account (docs/local.md); undefined when neither is on. */
+  localAccount: LocalAccount | undefined;
 }
 
 /** What tests (and only tests) may swap: adapters for things outside the process. */
@@ -203,8 +209,11 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const tasks: BackgroundTask[] = [];
   const tenants = new TenantService(repos, unitOfWork);
   const tenantLimits = new TenantLimits(repos, PLAN_CACHE_MS);
-  const usage = new UsageService(repos, tenantLimits, logBackgroundError);
-  const recipients = new RecipientService(repos, tenants, [usage]);
+  const usage = new UsageService(repos, tenantLimits, logBackgroundError, config.local.limits);
+  const localAccount = config.local.acceptAnyRecipient || config.local.dashboardLogin === 'off-on-loopback'
+    ? await new LocalAccountService(repos, tenants, localAccountFile(config.dataDir), config.mailDomain).ensure()
+    : undefined;
+  const recipients = new RecipientService(repos, tenants, config.local.limits ? [usage] : [], config.local.acceptAnyRecipient ? localAccount : undefined);
   const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
@@ -229,6 +238,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   });
   const auth = new AuthService(repos, logBackgroundError);
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
+  const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
   const services: AppServices = {
     tenants,
     auth,
@@ -252,7 +262,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     apiKeys: new ApiKeyService(repos),
     environments: new EnvironmentService(repos),
     usage,
-    accounts: new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }),
+    accounts,
+    loginFree: new LoginFreeSessions(accounts, config.local.dashboardLogin === 'off-on-loopback' ? localAccount?.userId : undefined),
     storage: new CustomStorageService({
       repos,
       unitOfWork,
@@ -288,12 +299,12 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     READINESS_TIMEOUT_MS,
   );
   const http = await buildHttpServer({
-    tls,
+    tls: config.local.httpTls ? tls : undefined,
     logger,
     services,
     version: VERSION,
     trustProxy: config.access.trustProxy,
-    rateLimit: { limits: tenantLimits, multiplier: config.access.rateLimitMultiplier, redis: rateLimitRedis, redisPrefix: config.realtime.redisPrefix },
+    rateLimit: config.local.limits ? { limits: tenantLimits, multiplier: config.access.rateLimitMultiplier, redis: rateLimitRedis, redisPrefix: config.realtime.redisPrefix } : undefined,
     operations: { metrics, readiness, metricsToken: config.operations.metricsToken },
     limits: { maxConnections: config.limits.httpMaxConnections, handshakeTimeoutMs: config.limits.tlsHandshakeTimeoutMs },
   });
@@ -308,6 +319,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     metrics,
     drainMs: config.operations.smtpDrainMs,
     limits: config.limits.smtp,
+    modes: { auth: config.local.smtpAuth, starttls: config.local.smtpStarttls, certificateConfigured: config.tls !== undefined },
   });
 
   const imap = createImapServer({
@@ -328,7 +340,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const roles = config.operations.roles;
   const runsTask = (task: BackgroundTask) => roles.has('worker') || (roles.has('http') && httpTasks.includes(task));
 
-  const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services, metrics, readiness };
+  const ctx: AppContext = { tasks, config, logger, db, repos, blobs, events, services, metrics, readiness, localAccount };
   return {
     ctx,
     http,

@@ -5,19 +5,21 @@ import { createRepositories, createUnitOfWork, type Repositories } from './adapt
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { readEnv, SETTINGS } from './config/env.js';
+import { readEnv, SETTINGS, type RawEnv } from './config/env.js';
+import { withLocalPreset } from './config/local-settings.js';
+import { VERSION } from './version.js';
 import { PLANS, type PlanName } from './core/vocab.js';
 import { effectiveLimits, emailRetentionDays, PLAN_LIMITS } from './core/plans.js';
 import type { Tenant } from './adapters/db/repositories/tenant.repository.js';
 import { AppError } from './core/errors.js';
-import { serve } from './main.js';
 import { TenantService } from './services/tenant.service.js';
 import { setEmailRetention } from './services/retention.service.js';
-import { diagnose, formatFinding } from './doctor/doctor.js';
 
-const USAGE = `Usage: mailroom <command>
+const USAGE = `Usage: mailroom <command> [--help]
 
 Commands:
+  local                                   Catch every message on this machine: SMTP 127.0.0.1:1025, dashboard
+                                          and API http://127.0.0.1:8025 without a login (docs/local.md)
   serve                                   Run the service (HTTPS API and dashboard, SMTP, IMAP)
   migrate                                 Apply database migrations and exit
   tenant create --name N [--plan ${PLANS.join('|')}] [--json]
@@ -37,7 +39,22 @@ Commands:
                                           and blob store; prints what is wrong, exits 1 if anything is
   plans [--json]                          Show every plan's limits
   settings                                List every environment variable with its default
+
+Options: --help, -h (usage of a command; starts nothing), --version
+Admin commands (migrate, tenant, user) open the database the MAILROOM_* settings name (MAILROOM_DATA_DIR,
+MAILROOM_DATABASE_URL): run them with the same settings as the server. --local: the settings of \`mailroom local\`.
 `;
+
+/** The usage lines of one command (an entry and its indented continuation lines). */
+function usageOf(command: string | undefined): string {
+  const entries = USAGE.split('\n').reduce<string[][]>((all, line) => {
+    if (/^ {2}\S/.test(line)) all.push([line]);
+    else if (/^ {3,}\S/.test(line) && all.length > 0) all[all.length - 1]?.push(line);
+    return all;
+  }, []);
+  const own = entries.filter((entry) => entry[0]?.trimStart().split(' ')[0] === command);
+  return own.length === 0 ? USAGE : `Usage:\n${own.map((entry) => entry.join('\n')).join('\n')}\n`;
+}
 
 /** A mistake in the command line itself: exit 64 (EX_USAGE) with the usage text. */
 class UsageError extends Error {}
@@ -46,8 +63,17 @@ class UsageError extends Error {}
 const EXIT_USAGE = 64;
 const EXIT_CONFIG = 78;
 
+/** The commands that open the server's data; `--local` points them at `mailroom local`'s. */
+const ADMIN_COMMANDS = new Set(['migrate', 'tenant', 'user', 'doctor']);
+
+/** The settings admin commands use: the server's (MAILROOM_*), or `mailroom local`'s with --local. */
+let adminEnv: RawEnv = readEnv();
+
 async function withTenants<T>(work: (tenants: TenantService, repos: Repositories) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfig(readEnv()).db);
+  const { db: target } = loadConfig(adminEnv);
+  // On stderr, so --json output stays one document: which database a key or tenant went to.
+  console.error(`mailroom: database ${target.dialect === 'sqlite' ? target.path : target.url.replace(/\/\/[^@/]*@/, '//…@')}`);
+  const db = createDatabase(target);
   try {
     await migrateToLatestOrThrow(db);
     const repos = createRepositories(db.kysely);
@@ -182,7 +208,7 @@ async function userCommand(args: string[]): Promise<void> {
   if (values.email === undefined) throw new UsageError('--email is required');
   if (!values['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in, e.g. printf %s "$PW" | mailroom user create …)');
   const password = await readStdin();
-  const config = loadConfig(readEnv());
+  const config = loadConfig(adminEnv);
   const { user, tenant } = await withTenants(async (tenants, repos) => {
     const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
     return accounts.createUser({ email: values.email as string, password, tenantId: values.tenant });
@@ -193,9 +219,11 @@ async function userCommand(args: string[]): Promise<void> {
 
 /** Exit 1 when any check fails, so deploy scripts can gate on it; a bad setting is a failed check too. */
 async function doctor(): Promise<void> {
+  // Imported when needed: the blob-store SDKs it probes with are slow to load.
+  const { diagnose, formatFinding } = await import('./doctor/doctor.js');
   let config;
   try {
-    config = loadConfig(readEnv());
+    config = loadConfig(adminEnv);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(formatFinding({ check: 'configuration', status: 'fail', detail: error.message }));
@@ -209,11 +237,22 @@ async function doctor(): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(usageOf(argv[0]));
+  if (argv[0] === '--version' || argv[0] === '-v') return console.log(VERSION);
+  const [command, ...args] = argv;
+  const local = ADMIN_COMMANDS.has(command ?? '') && args.includes('--local');
+  if (local) adminEnv = withLocalPreset(adminEnv);
+  const rest = local ? args.filter((arg) => arg !== '--local') : args;
   switch (command) {
-    case 'serve':
     case undefined:
-      return serve();
+      throw new UsageError('a command is required (mailroom serve runs the service, mailroom local the local catcher)');
+    case 'serve':
+      if (rest.length > 0) throw new UsageError(`serve takes no arguments, got "${rest.join(' ')}"`);
+      // Imported when needed: --help and the admin commands do not load the whole service.
+      return (await import('./main.js')).serve(readEnv());
+    case 'local':
+      if (rest.length > 0) throw new UsageError(`local takes no arguments, got "${rest.join(' ')}"`);
+      return (await import('./main.js')).serve(withLocalPreset(readEnv()), 'local');
     case 'migrate':
       await withTenants(async () => undefined);
       console.log('Database is up to date.');
@@ -230,9 +269,7 @@ async function main(argv: string[]): Promise<void> {
       for (const s of SETTINGS) console.log(`${s.name.padEnd(34)} ${s.default.padEnd(24)} ${s.description}`);
       return;
     case 'help':
-    case '--help':
-    case '-h':
-      console.log(USAGE);
+      console.log(usageOf(rest[0]));
       return;
     default:
       throw new UsageError(`unknown command "${command}"`);

@@ -1,14 +1,18 @@
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
-import { readEnv } from './config/env.js';
+import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import type { RawEnv } from './config/env.js';
+import { assertLocalModeIsPrivate } from './config/local-settings.js';
+import { localBanner, serviceBanner } from './start-banner.js';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
 
-/** Starts the service; exits 78 (EX_CONFIG) on a bad setting, 1 on any other start failure. */
-export async function serve(): Promise<void> {
-  let config;
+export type ServeMode = 'service' | 'local';
+
+function configOrExit(env: RawEnv, mode: ServeMode): AppConfig {
   try {
-    config = loadConfig(readEnv());
+    const config = loadConfig(env);
+    if (mode === 'local') assertLocalModeIsPrivate(config.local, config.http.host);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`mailroom: invalid configuration: ${error.message}`);
@@ -16,17 +20,38 @@ export async function serve(): Promise<void> {
     }
     throw error;
   }
+}
+
+/** A listen error on a busy port, as one line naming the port and the setting that moves it. */
+function busyPortMessage(error: unknown, config: AppConfig): string | undefined {
+  const { code, port } = error as { code?: string; port?: number };
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') return undefined;
+  const listeners = [
+    ['MAILROOM_HTTP_PORT', config.http],
+    ['MAILROOM_SMTP_PORT', config.smtp],
+    ['MAILROOM_IMAP_PORT', config.imap],
+  ] as const;
+  const [setting, listener] = listeners.find(([, l]) => l.port === port) ?? ['the port setting', { host: '?', port }];
+  const problem = code === 'EADDRINUSE' ? 'is already in use (is Mailroom or another server running?)' : 'needs privileges to bind';
+  return `mailroom: port ${listener.port} on ${listener.host} ${problem}; stop the other program or set ${setting} to another port`;
+}
+
+/** Starts the service; exits 78 (EX_CONFIG) on a bad setting, 1 on any other start failure. */
+export async function serve(env: RawEnv, mode: ServeMode = 'service'): Promise<void> {
+  const config = configOrExit(env, mode);
   const app = await createApp(config);
-  const addresses = await app.start();
-  const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
+  let addresses;
+  try {
+    addresses = await app.start();
+  } catch (error) {
+    const busy = busyPortMessage(error, config);
+    if (busy === undefined) throw error;
+    console.error(busy);
+    process.exit(1);
+  }
   app.ctx.logger.info({ http: addresses.http, smtp: addresses.smtp, imap: addresses.imap, database: config.db.dialect }, 'mailroom started');
-  // A listener this node's roles leave off (MAILROOM_ROLES) has port 0 and is not listed.
-  const lines = [
-    addresses.http.port > 0 && `  Dashboard and API: https://${host}:${addresses.http.port}/  (docs: /api/v1/docs)`,
-    addresses.smtp.port > 0 && `  SMTP:              ${addresses.smtp.host}:${addresses.smtp.port}  (mail domain ${config.mailDomain}: inboxes are <prefix>@${config.mailDomain}; sign up in the dashboard for your first one)`,
-    addresses.imap.port > 0 && `  IMAP (TLS):        ${addresses.imap.host}:${addresses.imap.port}`,
-  ].filter(Boolean);
-  console.log(`Mailroom is running (${[...config.operations.roles].join(', ')}).\n${lines.join('\n')}`);
+  const account = app.ctx.localAccount;
+  console.log(mode === 'local' && account !== undefined ? localBanner(config, addresses, account) : serviceBanner(config, addresses));
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1148,6 +1148,8 @@ export interface Operations {
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
       }>;
+      /** false when this server runs without limits (MAILROOM_LIMITS=off, e.g. `mailroom local`): no quota, no rate limit */
+      limitsEnforced: boolean;
     };
   };
   /** List the account's webhooks, newest first */

@@ -5,6 +5,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
 import { limitsSettings, type LimitsSettings } from './limits-settings.js';
+import { localSettings, type LocalSettings } from './local-settings.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -55,6 +56,8 @@ export interface AppConfig {
   operations: OperationsSettings;
   /** docs/security.md: connection, memory, recipient and attachment limits. */
   limits: LimitsSettings;
+  /** docs/local.md: catch-all, SMTP AUTH and STARTTLS modes, plain HTTP, limits, login-free dashboard. */
+  local: LocalSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -178,6 +181,7 @@ export function loadConfig(env: RawEnv): AppConfig {
   const dataDir = resolve(env.MAILROOM_DATA_DIR ?? './data');
   const mailDomain = domainName(env, 'MAILROOM_MAIL_DOMAIN', 'mailroom.localhost');
   const redisUrl = env.MAILROOM_REDIS_URL;
+  const local = localSettings(env);
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('MAILROOM_REDIS_URL', 'expected redis://… or rediss://…');
   }
@@ -217,7 +221,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     // One core stays with the main thread (SMTP, HTTP, database), which is the busier half of ingest.
     ingestWorkers: integer(env, 'MAILROOM_INGEST_WORKERS', defaultIngestWorkers(cpus().length), 0, 64),
     inboxes: { sweepIntervalMs: integer(env, 'MAILROOM_INBOX_SWEEP_INTERVAL_MS', 30_000, 100, 3_600_000) },
-    publicUrl: httpUrl(env, 'MAILROOM_PUBLIC_URL', `https://${mailDomain}:${integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535)}`),
+    publicUrl: httpUrl(env, 'MAILROOM_PUBLIC_URL', `${local.httpTls ? 'https' : 'http'}://${mailDomain}:${integer(env, 'MAILROOM_HTTP_PORT', 8443, 0, 65535)}`),
     webhooks: {
       timeoutMs: integer(env, 'MAILROOM_WEBHOOK_TIMEOUT_MS', 10_000, 10, 300_000),
       retryScheduleMs: retrySchedule(env),
@@ -235,6 +239,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     storage: storageSettings(env, dataDir),
     operations: operationsSettings(env),
     limits: limitsSettings(env),
+    local,
   };
   return Object.freeze(config);
 }

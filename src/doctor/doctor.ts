@@ -1,6 +1,6 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { openServiceBlobStore } from '../adapters/blobs/open-blob-store.js';
@@ -8,6 +8,7 @@ import { createDatabase } from '../adapters/db/database.js';
 import { createNodeDnsResolver } from '../adapters/dns/node.dns-resolver.js';
 import type { AppConfig } from '../config/config.js';
 import type { DnsResolve } from '../ports/dns-resolver.js';
+import { isLoopback } from '../core/loopback.js';
 
 /** One finding: `fail` makes `mailroom doctor` exit 1; `warn` is printed but tolerated. */
 export interface Finding {
@@ -80,6 +81,29 @@ function bindable(host: string, port: number): Promise<string | undefined> {
   });
 }
 
+/** Whether the SMTP port answers with Mailroom's greeting: then busy ports are the server being checked. */
+function smtpGreetsAsMailroom(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: host === '0.0.0.0' ? '127.0.0.1' : host, port });
+    const finish = (result: boolean) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => finish(false));
+    socket.once('error', () => finish(false));
+    socket.once('data', (data: Buffer) => finish(/^220 .*ESMTP Mailroom/.test(data.toString('latin1'))));
+  });
+}
+
+/**
+ * A setup only this machine talks to (every listener on loopback, or a *.localhost mail domain):
+ * MX, PTR and a CA-signed certificate are not needed there (docs/local.md).
+ */
+export function isLocalSetup(config: AppConfig): boolean {
+  const listeners = [config.http.host, config.smtp.host, config.imap.host];
+  return listeners.every(isLoopback) || config.mailDomain === 'localhost' || config.mailDomain.endsWith('.localhost');
+}
+
 async function checkPorts(config: AppConfig): Promise<Finding[]> {
   const listeners = [
     { role: 'http', name: 'MAILROOM_HTTP_PORT', ...config.http },
@@ -87,11 +111,14 @@ async function checkPorts(config: AppConfig): Promise<Finding[]> {
     { role: 'imap', name: 'MAILROOM_IMAP_PORT', ...config.imap },
   ] as const;
   const findings: Finding[] = [];
+  let running: boolean | undefined;
   for (const listener of listeners) {
     if (!config.operations.roles.has(listener.role)) continue;
     const check = `port ${listener.host}:${listener.port} (${listener.name})`;
     const problem = await bindable(listener.host, listener.port);
-    findings.push(problem === undefined ? ok(check, 'free') : fail(check, problem));
+    running ??= problem === undefined ? undefined : await smtpGreetsAsMailroom(config.smtp.host, config.smtp.port);
+    if (problem === undefined) findings.push(ok(check, 'free'));
+    else findings.push(running === true ? ok(check, 'in use by the running Mailroom (its SMTP port greets as Mailroom)') : fail(check, problem));
   }
   return findings;
 }
@@ -99,6 +126,10 @@ async function checkPorts(config: AppConfig): Promise<Finding[]> {
 /** The configured certificate: readable, matching its key, valid now and for a while, naming the hosts clients use. */
 async function checkCertificate(config: AppConfig, now: number): Promise<Finding> {
   const check = 'TLS certificate';
+  if (config.tls === undefined && isLocalSetup(config)) {
+    const use = config.local.httpTls ? 'a self-signed certificate (trust it with NODE_EXTRA_CA_CERTS or curl --cacert, docs/local.md)' : 'plain HTTP';
+    return ok(check, `local setup: ${use}; senders on this machine need no CA-signed certificate`);
+  }
   if (config.tls === undefined) return warn(check, 'MAILROOM_TLS_CERT is not set: a self-signed certificate is used, which senders and clients cannot verify');
   let cert: X509Certificate;
   try {
@@ -163,7 +194,10 @@ async function checkBlobStore(config: AppConfig): Promise<Finding> {
 /** Every check `mailroom doctor` runs, against the configuration the service would start with. */
 export async function diagnose(config: AppConfig, now = Date.now()): Promise<Finding[]> {
   const resolve = createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
-  const findings = await Promise.all([checkMx(resolve, config), checkPtr(resolve, config), checkCertificate(config, now), checkDatabase(config), checkRedis(config), checkBlobStore(config)]);
+  const dns = isLocalSetup(config)
+    ? [ok('DNS MX and PTR', `not needed: a local setup (listeners on loopback or a .localhost mail domain) receives mail from this machine only`)]
+    : [checkMx(resolve, config), checkPtr(resolve, config)];
+  const findings = await Promise.all([...dns, checkCertificate(config, now), checkDatabase(config), checkRedis(config), checkBlobStore(config)]);
   return [ok('configuration', 'every MAILROOM_* setting is valid'), ...(await checkPorts(config)), ...findings.filter((f): f is Finding => f !== undefined)];
 }
 

@@ -157,6 +157,13 @@ export class AccountService {
     return this.startSession(user);
   }
 
+  /** A session for a user without a password: the login-free dashboard (docs/local.md) decides who may have it. */
+  async sessionFor(userId: string): Promise<Session> {
+    const user = await this.repos.users.get(userId);
+    if (user === undefined) throw this.sessionEnded();
+    return this.startSession(user);
+  }
+
   async signOut(refreshToken: string | undefined): Promise<void> {
     if (refreshToken !== undefined) await this.repos.users.deleteSession(hashToken(refreshToken));
   }

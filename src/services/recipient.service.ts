@@ -20,23 +20,39 @@ export interface RecipientAdmission {
   admit(delivery: Delivery): Promise<void>;
 }
 
+/** MAILROOM_ACCEPT_ANY_RECIPIENT: the account that receives mail nobody else serves. */
+export interface CatchAllAccount {
+  tenantId: string;
+  environmentId: string;
+}
+
+const isUnknownRecipient = (error: unknown): boolean => error instanceof NotFoundError && error.code === 'RECIPIENT_UNKNOWN';
+
 /**
  * Decides at RCPT TO whether Mailroom serves an address: an active, unexpired inbox (on the shared
  * domain or a verified, enabled custom domain), or any address at a tenant's verified and enabled
- * domain (catch-all). Everything else is refused before DATA.
+ * domain (catch-all). Everything else is refused before DATA, or, with a catch-all account
+ * (docs/local.md), stored there: a matching inbox still gets its mail.
  */
 export class RecipientService {
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
     private readonly admissions: readonly RecipientAdmission[] = [],
+    private readonly catchAll?: CatchAllAccount,
   ) {}
 
   /** The recipient's delivery, once every admission rule (the tenant's quota, …) lets it in. */
   async resolve(rawAddress: string, now = Date.now()): Promise<Delivery> {
-    const delivery = await this.route(rawAddress, now);
+    const delivery = await this.route(rawAddress, now).catch((error: unknown) => this.toCatchAll(rawAddress, error));
     for (const admission of this.admissions) await admission.admit(delivery);
     return delivery;
+  }
+
+  private toCatchAll(rawAddress: string, error: unknown): Delivery {
+    if (this.catchAll === undefined || !isUnknownRecipient(error)) throw error;
+    const address = normaliseAddress(rawAddress);
+    return { address, tenantId: this.catchAll.tenantId, environmentId: this.catchAll.environmentId, inboxId: null, domain: domainOf(address), domainId: null };
   }
 
   private async route(rawAddress: string, now: number): Promise<Delivery> {

@@ -14,6 +14,7 @@ export interface UsageView {
   emails: { used: number; limit: number; remaining: number };
   plan: { name: PlanName } & PlanLimits;
   plans: Record<string, PlanLimits>;
+  limitsEnforced: boolean;
 }
 
 /** A refused recipient is logged at most this often per tenant and node, so a sender's retry storm cannot flood the log. */
@@ -33,6 +34,8 @@ export class UsageService implements RecipientAdmission {
     private readonly repos: Repositories,
     private readonly limits: TenantLimits,
     private readonly onBackgroundError: (error: unknown) => void,
+    /** MAILROOM_LIMITS: false reports (in usage()) that no quota applies; app.ts then leaves admit() out. */
+    private readonly limitsEnforced = true,
   ) {}
 
   async usage(caller: Caller, now = new Date()): Promise<UsageView> {
@@ -44,6 +47,7 @@ export class UsageService implements RecipientAdmission {
       emails: { used, limit: limits.monthlyEmails, remaining: Math.max(0, limits.monthlyEmails - used) },
       plan: { name: plan, ...limits },
       plans: PLAN_LIMITS,
+      limitsEnforced: this.limitsEnforced,
     };
   }
 

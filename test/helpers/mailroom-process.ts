@@ -22,6 +22,8 @@ export interface MailroomProcess {
   logged(msg: string): Promise<void>;
   /** Every JSON log line so far, parsed. */
   logLines: Array<Record<string, unknown>>;
+  /** Every line of standard output so far (the start banner, logs). */
+  stdoutLines: string[];
 }
 
 /** Free loopback ports for one node's three listeners, as MAILROOM_* settings. */
@@ -36,10 +38,10 @@ export async function listenerEnv(): Promise<Record<string, string>> {
   };
 }
 
-/** `mailroom serve` as users run it (through tsx from src/), with only the given MAILROOM_* settings. */
-export function spawnMailroom(env: Record<string, string>): MailroomProcess {
+/** `mailroom serve` (or another command) as users run it (through tsx from src/), with only the given MAILROOM_* settings. */
+export function spawnMailroom(env: Record<string, string>, command: 'serve' | 'local' = 'serve'): MailroomProcess {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
     cwd: ROOT,
     env: { ...inherited, MAILROOM_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -47,7 +49,9 @@ export function spawnMailroom(env: Record<string, string>): MailroomProcess {
   const waiting = new Map<string, Array<() => void>>();
   const seen = new Set<string>();
   const logLines: Array<Record<string, unknown>> = [];
+  const stdoutLines: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
+    stdoutLines.push(line);
     let msg: string | undefined = line;
     if (line.startsWith('{')) {
       try {
@@ -66,7 +70,7 @@ export function spawnMailroom(env: Record<string, string>): MailroomProcess {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logged = (msg: string) =>
     seen.has(msg) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(msg, [...(waiting.get(msg) ?? []), resolve]));
-  return { child, exited, logged, logLines };
+  return { child, exited, logged, logLines, stdoutLines };
 }
 
 /** The self-signed certificate a node generated into its data dir (to trust it in HTTPS clients). */

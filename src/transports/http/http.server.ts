@@ -29,13 +29,15 @@ export const API_PREFIX = '/api/v1';
 const SHARED_SCHEMAS = [ErrorBody, EmailSchema, InboxSchema, LogEntrySchema, InboxMessageSchema, ApiKeySchema, DomainSchema, DnsRecordSchema, DomainDetailSchema, WebhookSchema, ChatappIntegrationSchema, EnvironmentSchema, StorageSchema];
 
 export interface HttpServerOptions {
-  tls: { key: Buffer; cert: Buffer };
+  /** undefined: plain HTTP (MAILROOM_HTTP_TLS=off, or behind a proxy). */
+  tls: { key: Buffer; cert: Buffer } | undefined;
   logger: Logger;
   services: AppServices;
   version: string;
   /** Behind a TLS-terminating proxy (MAILROOM_TRUST_PROXY): plain HTTP, X-Forwarded-Proto must be https. */
   trustProxy: boolean;
-  rateLimit: RateLimitOptions;
+  /** undefined: no rate limits (MAILROOM_LIMITS=off). */
+  rateLimit: RateLimitOptions | undefined;
   /** /healthz, /readyz, /metrics and request-duration metrics (docs/operations.md). */
   operations: OperationsOptions;
   /** docs/security.md: open connections (then 503) and the TLS handshake deadline. */
@@ -45,7 +47,8 @@ export interface HttpServerOptions {
 /** Builds the Fastify instance with every route; it never listens itself (app.ts does). */
 export async function buildHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.trustProxy ? { trustProxy: true } : { https: { key: options.tls.key, cert: options.tls.cert, handshakeTimeout: options.limits.handshakeTimeoutMs } }),
+    ...(options.trustProxy ? { trustProxy: true } : {}),
+    ...(options.tls === undefined || options.trustProxy ? {} : { https: { key: options.tls.key, cert: options.tls.cert, handshakeTimeout: options.limits.handshakeTimeoutMs } }),
     loggerInstance: options.logger,
     // Per-request info lines would double the log volume of a busy API; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
@@ -65,8 +68,8 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
   acceptEmptyJsonBodies(app);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandler(app);
-  registerTransportSecurity(app, { trustProxy: options.trustProxy });
-  registerConnectionLimit(app, { maxConnections: options.limits.maxConnections, secure: !options.trustProxy });
+  registerTransportSecurity(app, { trustProxy: options.trustProxy, plainHttp: options.tls === undefined && !options.trustProxy });
+  registerConnectionLimit(app, { maxConnections: options.limits.maxConnections, secure: !options.trustProxy && options.tls !== undefined });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -94,7 +97,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     async (api) => {
       registerAuth(api, options.services.auth, options.services.accounts);
       registerEnvironmentScope(api, API_PREFIX);
-      await registerRateLimit(api, options.rateLimit);
+      if (options.rateLimit !== undefined) await registerRateLimit(api, options.rateLimit);
       api.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       registerApiRoutes(api, options.services);
     },

@@ -10,6 +10,9 @@ import { installGreetingDelayOption } from './greeting-delay.js';
 import { admitRecipient, TOO_MANY_RECIPIENTS } from './recipient-limit.js';
 import { SmtpSessionLimits } from './session-limits.js';
 import { smtpError, smtpReplyFor, type SmtpReply } from './smtp-replies.js';
+import { authenticatedTraceHeader, smtpAuthOptions } from './smtp-auth.js';
+import { starttlsOptions } from './starttls.js';
+import type { SmtpAuthMode, StarttlsMode } from '../../config/local-settings.js';
 
 export interface SmtpServerOptions {
   hostname: string;
@@ -24,9 +27,18 @@ export interface SmtpServerOptions {
   drainMs: number;
   /** docs/security.md: sessions, lifetime, DATA rate, recipients, bytes in flight. */
   limits: LimitsSettings['smtp'];
+  /** docs/local.md: MAILROOM_SMTP_AUTH and MAILROOM_SMTP_STARTTLS (auto needs a configured certificate). */
+  modes: { auth: SmtpAuthMode; starttls: StarttlsMode; certificateConfigured: boolean };
 }
 
 type Callback = (error?: Error | null) => void;
+
+/** The AUTH and STARTTLS modes as one set of options (both may disable a command). */
+function modeOptions(modes: SmtpServerOptions['modes']): object {
+  const auth = smtpAuthOptions(modes.auth);
+  const starttls = starttlsOptions(modes.starttls, modes.certificateConfigured);
+  return { ...auth, disabledCommands: [...(auth.disabledCommands ?? []), ...(starttls.disabledCommands ?? [])] };
+}
 
 /**
  * The SMTP edge: recipients are checked at RCPT TO (refused there, never accepted and dropped),
@@ -84,8 +96,9 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         if (stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
         if (raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
         const started = performance.now();
+        const trace = authenticatedTraceHeader(session, options.hostname);
         const { id } = await options.ingest.ingest({
-          raw,
+          raw: trace === undefined ? raw : Buffer.concat([trace, raw]),
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           deliveries: deliveries.get(session) ?? [],
           clientIp: session.remoteAddress,
@@ -114,8 +127,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     // The library's own SIZE= refusal has no enhanced status code (it hides them all); onMailFrom
     // refuses with 552 5.3.4 instead. EHLO then advertises SIZE without the number (RFC 1870 allows it).
     hideSize: true,
-    authOptional: true,
-    disabledCommands: ['AUTH'],
+    ...modeOptions(options.modes),
     disableReverseLookup: true,
     logger: false,
     closeTimeout: options.drainMs,

@@ -37,6 +37,7 @@ describe.each(TEST_DIALECTS)('monthly email quota, spec 8 (%s)', (dialect) => {
         free: { requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false },
         pro: { requestsPerMinute: 1000, monthlyEmails: 100_000, customStorage: true },
       },
+      limitsEnforced: true,
     });
   });
 

@@ -3,6 +3,7 @@ import type { Email, EmailReceivedData, Environment } from '../../../src/client/
 import { api } from '../api.js';
 import { Empty, ErrorNote, Link, Loading, PageHeader, formatDate, useAsync } from '../components/ui.js';
 import { VirtualList } from '../components/virtual-list.js';
+import { QuotaBanner } from '../components/quota-banner.js';
 import { useRealtime } from '../realtime.js';
 import { navigate } from '../router.js';
 
@@ -170,6 +171,7 @@ export function EmailsPage() {
       <PageHeader title="Emails">
         <span class="muted">{total === undefined ? '' : `${total} total`} · j/k to move, Enter to open</span>
       </PageHeader>
+      <QuotaBanner />
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label class="sr-only" for="search-field">
           Search in

@@ -31,7 +31,9 @@ export function UsagePage() {
           </tr>
         ))}
       </DataTable>
-      <p class="muted">Plans are changed by the operator of this server.</p>
+      <p class="muted">
+        {usage.data.limitsEnforced ? 'Plans are changed by the operator of this server.' : 'This server runs without limits (MAILROOM_LIMITS=off): no quota and no rate limit apply.'}
+      </p>
     </section>
   );
 }

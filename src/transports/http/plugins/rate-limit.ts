@@ -17,8 +17,24 @@ export interface RateLimitOptions {
 const WINDOW_MS = 60_000;
 const RESET_HEADER = 'x-ratelimit-reset';
 
+/**
+ * The dashboard's own requests (a session JWT) have a budget per user, apart from the account's API
+ * keys: a person clicking through the UI is never limited at human speed (a page view is a few
+ * requests), and a test suite spending the key budget does not lock the dashboard out.
+ */
+export const DASHBOARD_REQUESTS_PER_MINUTE = 3_000;
+
 /** Public routes (no caller) are limited per client address at the free plan's rate. */
-const budgetOf = (request: FastifyRequest): string => (request.caller ? `tenant:${request.caller.tenantId}` : `ip:${request.ip}`);
+function budgetOf(request: FastifyRequest): string {
+  if (!request.caller) return `ip:${request.ip}`;
+  return request.caller.credential === 'jwt' ? `dashboard:${request.caller.keyId}` : `tenant:${request.caller.tenantId}`;
+}
+
+async function perMinute(request: FastifyRequest, limits: TenantLimits): Promise<number> {
+  if (!request.caller) return PLAN_LIMITS.free.requestsPerMinute;
+  const plan = (await limits.of(request.caller.tenantId)).limits.requestsPerMinute;
+  return request.caller.credential === 'jwt' ? Math.max(plan, DASHBOARD_REQUESTS_PER_MINUTE) : plan;
+}
 
 /**
  * Spec 8: per-tenant requests per minute on every /api/v1 route, over all keys and nodes.
@@ -26,7 +42,7 @@ const budgetOf = (request: FastifyRequest): string => (request.caller ? `tenant:
  * Ordering: the plugin adds its counter as a *route-level* onRequest hook, and route-level hooks
  * run after the scope's onRequest hooks, so the auth hook (plugins/auth.ts) has already run. A
  * request without a valid key is answered 401 there and never spends a tenant's budget, and the
- * budget is keyed by tenant id, not by key or address. A long-lived request (an SSE stream, a
+ * budget is keyed by tenant id, not by key or address (the dashboard's by user, see budgetOf). A long-lived request (an SSE stream, a
  * wait-for-message call) is one request: it is counted once, when it starts.
  *
  * Register inside the /api/v1 scope after registerAuth and before the routes.
@@ -37,10 +53,7 @@ export async function registerRateLimit(api: FastifyInstance, options: RateLimit
     hook: 'onRequest',
     timeWindow: WINDOW_MS,
     keyGenerator: budgetOf,
-    max: async (request: FastifyRequest) => {
-      const perMinute = request.caller ? (await options.limits.of(request.caller.tenantId)).limits.requestsPerMinute : PLAN_LIMITS.free.requestsPerMinute;
-      return perMinute * options.multiplier;
-    },
+    max: async (request: FastifyRequest) => (await perMinute(request, options.limits)) * options.multiplier,
     errorResponseBuilder: (_request, context) =>
       new RateLimitedError('RATE_LIMITED', `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`),
     // Redis unreachable: serve unlimited rather than refuse every request (logged by the Redis client).

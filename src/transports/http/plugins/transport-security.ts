@@ -23,7 +23,7 @@ const SECURITY_HEADERS = {
  * configured with an http:// address fails loudly at once instead of sending keys in clear text
  * for as long as nobody notices.
  */
-export function registerTransportSecurity(app: FastifyInstance, options: { trustProxy: boolean }): void {
+export function registerTransportSecurity(app: FastifyInstance, options: { trustProxy: boolean; plainHttp: boolean }): void {
   if (options.trustProxy) {
     app.addHook('onRequest', async (request) => {
       if (request.protocol !== 'https') {
@@ -31,8 +31,10 @@ export function registerTransportSecurity(app: FastifyInstance, options: { trust
       }
     });
   }
+  // MAILROOM_HTTP_TLS=off (docs/local.md): no HTTPS to insist on, so no HSTS.
+  const headers = Object.entries(SECURITY_HEADERS).filter(([name]) => !options.plainHttp || name !== 'strict-transport-security');
   app.addHook('onSend', async (_request, reply) => {
     // A route that chose its own policy (the dashboard's full CSP, a sandbox for email HTML) keeps it.
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
+    for (const [name, value] of headers) if (!reply.hasHeader(name)) reply.header(name, value);
   });
 }

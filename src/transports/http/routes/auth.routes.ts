@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../../core/errors.js';
 import type { AccountService, Session } from '../../../services/account.service.js';
+import type { LoginFreeSessions } from '../../../services/login-free-sessions.js';
 import { ErrorBody, IsoDate, Nullable, errorResponses } from '../schemas/common.js';
 
 /** The refresh cookie: HttpOnly (no script reads it), Secure, SameSite=Strict, sent only to /api/v1/auth. */
@@ -66,7 +67,18 @@ function sendSession(reply: FastifyReply, session: Session, status: 200 | 201) {
   return reply.status(status).send({ accessToken: session.accessToken, tokenType: 'Bearer', expiresIn: session.expiresIn, user: session.user });
 }
 
-export function registerAuthRoutes(app: FastifyInstance, accounts: AccountService): void {
+/** The cookie's session; without a valid one, a login-free dashboard's session for a browser on this machine. */
+async function refreshOrLoginFree(request: FastifyRequest, accounts: AccountService, loginFree: LoginFreeSessions): Promise<Session> {
+  try {
+    return await accounts.refresh(refreshCookieOf(request));
+  } catch (error) {
+    const local = await loginFree.forPeer(request.socket.remoteAddress);
+    if (local === undefined) throw error;
+    return local;
+  }
+}
+
+export function registerAuthRoutes(app: FastifyInstance, accounts: AccountService, loginFree: LoginFreeSessions): void {
   app.get('/auth/config', {
     config: { access: 'public' },
     schema: {
@@ -112,11 +124,12 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
     schema: {
       tags,
       summary: 'A new session token for the refresh cookie (which is rotated)',
+      description: 'With MAILROOM_DASHBOARD_LOGIN=off-on-loopback, a request from this machine without a valid cookie gets a session for the local account (docs/local.md).',
       security: [],
       body: EmptyBody,
       response: { 200: SessionView, 400: errorResponses[400], 401: Type.Ref(ErrorBody, { description: 'SESSION_EXPIRED: no, unknown or expired refresh cookie' }), 403: errorResponses[403], 429: errorResponses[429] },
     },
-    handler: async (request, reply) => sendSession(reply, await accounts.refresh(refreshCookieOf(request)), 200),
+    handler: async (request, reply) => sendSession(reply, await refreshOrLoginFree(request, accounts, loginFree), 200),
   });
 
   app.post('/auth/signout', {

@@ -33,6 +33,6 @@ export function registerApiRoutes(api: FastifyInstance, services: AppServices): 
   registerApiKeyRoutes(api, services.apiKeys);
   registerEnvironmentRoutes(api, services.environments);
   registerUsageRoutes(api, services.usage);
-  registerAuthRoutes(api, services.accounts);
+  registerAuthRoutes(api, services.accounts, services.loginFree);
   registerStorageRoutes(api, services.storage);
 }

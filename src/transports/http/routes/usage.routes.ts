@@ -21,6 +21,7 @@ const UsageSchema = Type.Object(
     }),
     plan: Type.Object({ name: Type.Union(PLANS.map((plan) => Type.Literal(plan))), ...Limits }, { description: "This account's plan and effective limits" }),
     plans: Type.Record(Type.String(), Type.Object(Limits), { description: 'Every plan and its limits' }),
+    limitsEnforced: Type.Boolean({ description: 'false when this server runs without limits (MAILROOM_LIMITS=off, e.g. `mailroom local`): no quota, no rate limit' }),
   },
   { title: 'Usage' },
 );
