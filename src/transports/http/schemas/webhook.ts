@@ -31,20 +31,41 @@ export const WebhookSchema = Type.Object(
   { $id: 'Webhook', title: 'Webhook' },
 );
 
+const Secret = Type.String({
+  minLength: 16,
+  maxLength: 256,
+  description: 'Your own signing secret (16 to 256 characters) instead of a generated whsec_… one',
+});
+const Enabled = Type.Boolean({ description: 'Same as active (the spelling of the hosted service\'s clients); give one of the two' });
+
+const NewWebhookFields = { url: Url, events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) };
+
 export const CreateWebhookBody = Type.Object(
-  { url: Url, events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) },
+  {
+    ...NewWebhookFields,
+    enabled: Type.Optional(Enabled),
+    secret: Type.Optional(Secret),
+    inboxId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Also link the new webhook to this inbox, in the same step' })),
+  },
   { additionalProperties: false },
 );
 
 export const UpdateWebhookBody = Type.Object(
-  { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) },
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    active: Type.Optional(Type.Boolean()),
+    enabled: Type.Optional(Enabled),
+    secret: Type.Optional(Secret),
+  },
   { additionalProperties: false, description: 'Fields left out keep their value' },
 );
 
 export const InboxHookBody = Type.Union(
   [
     Type.Object({ webhookId: Type.String({ minLength: 1, maxLength: 100, description: 'Links this existing webhook' }) }, { additionalProperties: false }),
-    CreateWebhookBody,
+    Type.Object(NewWebhookFields, { additionalProperties: false }),
   ],
   { description: 'Either webhookId (link an existing webhook) or url with optional events and description (create one and link it)' },
 );
