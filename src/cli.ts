@@ -14,6 +14,9 @@ import { serve } from './main.js';
 import { TenantService } from './services/tenant.service.js';
 import { setEmailRetention } from './services/retention.service.js';
 import { diagnose, formatFinding } from './doctor/doctor.js';
+import { mcpClientSettings } from './config/mcp-settings.js';
+import { runStdioMcpServer } from './transports/mcp/stdio.js';
+import { VERSION } from './version.js';
 
 const USAGE = `Usage: mailroom <command>
 
@@ -35,9 +38,34 @@ Commands:
                                           --tenant, with a new free-plan account. Works when sign-up is closed
   doctor                                  Check settings, DNS (MX, PTR), ports, certificate, database, Redis
                                           and blob store; prints what is wrong, exits 1 if anything is
+  mcp                                     Run an MCP server on stdio for AI agents, calling the API at
+                                          MAILROOM_API_URL with MAILROOM_API_KEY (mailroom mcp --help)
   plans [--json]                          Show every plan's limits
   settings                                List every environment variable with its default
 `;
+
+const MCP_USAGE = `Usage: mailroom mcp
+
+Runs a Model Context Protocol server on stdin/stdout. Its tools (list_inboxes, wait_for_inbox_message,
+list_emails, get_email, create_webhook, get_usage, …) call the Mailroom REST API with one key.
+
+Environment:
+  MAILROOM_API_URL   Base address of the API (default https://localhost:8443; /api/v1 may be included)
+  MAILROOM_API_KEY   API key (required); an inbox-scoped key limits the agent to that inbox
+  NODE_EXTRA_CA_CERTS  Path of a PEM file to trust, e.g. data/tls/self-signed.crt of a local Mailroom
+
+Example .mcp.json entry:
+  {"mcpServers": {"mailroom": {"command": "npx", "args": ["mailroom", "mcp"],
+    "env": {"MAILROOM_API_URL": "https://mailroom.example.com", "MAILROOM_API_KEY": "mr_…"}}}}
+
+See docs/mcp.md.
+`;
+
+async function mcpCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h', default: false } } });
+  if (values.help) return void console.log(MCP_USAGE);
+  await runStdioMcpServer(mcpClientSettings(readEnv()), VERSION);
+}
 
 /** A mistake in the command line itself: exit 64 (EX_USAGE) with the usage text. */
 class UsageError extends Error {}
@@ -224,6 +252,8 @@ async function main(argv: string[]): Promise<void> {
       return userCommand(rest);
     case 'doctor':
       return doctor();
+    case 'mcp':
+      return mcpCommand(rest);
     case 'plans':
       return printPlans(rest.includes('--json'));
     case 'settings':

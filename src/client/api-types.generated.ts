@@ -71,6 +71,7 @@ export type Inbox = {
   id: string;
   address: string;
   addressPrefix: string;
+  name: string | null;
   tags: Array<string>;
   expiresAt: string | null;
   active: boolean;
@@ -517,14 +518,29 @@ export interface Operations {
     body: never;
     response: DomainDetail;
   };
+  /** The verification status as last checked (no DNS lookup); POST /domains/:domain/verify checks now */
+  "GET /api/v1/domains/{id}/verify": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: DomainDetail;
+  };
   /** List emails */
   "GET /api/v1/emails": {
     path: Record<string, never>;
     query: {
-      /** Page number, from 1 (max 1000000) */
+      /** Page number, from 1 (default 1); not with cursor */
       page?: number;
-      /** Items per page (max 100) */
+      /** Items per page (default 20, max 100) */
       perPage?: number;
+      /** Same as perPage (the cursor-style spelling); give one of the two */
+      limit?: number;
+      /** The nextCursor of a previous answer (same filters and sort): the page after it, stable while new mail arrives */
+      cursor?: string;
+      /** Only emails delivered to this inbox (an inbox-scoped key may name only its own) */
+      inboxId?: string;
       /** Sender address contains this, case-insensitively; % and _ are literal */
       from?: string;
       /** A to, cc or bcc address contains this, case-insensitively */
@@ -562,6 +578,7 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      nextCursor: string | null;
     };
   };
   /** Download an attachment */
@@ -705,6 +722,8 @@ export interface Operations {
     body: {
       /** Local part, used as given (lower-cased); generated when omitted */
       prefix?: string;
+      /** A display name for the inbox; it does not change the address */
+      name?: string;
       domainId?: string;
       environmentId?: string;
       tags?: Array<string>;
@@ -724,6 +743,7 @@ export interface Operations {
       id: string;
       address: string;
       addressPrefix: string;
+      name: string | null;
       tags: Array<string>;
       expiresAt: string | null;
       active: boolean;
@@ -1112,6 +1132,27 @@ export interface Operations {
     body: never;
     response: void;
   };
+  /** The account this key belongs to: id, name, plan and effective limits */
+  "GET /api/v1/tenant": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: {
+      id: string;
+      name: string;
+      plan: "free" | "pro";
+      /** The plan's limits with any operator exceptions applied */
+      limits: {
+        /** API requests per minute for the whole account */
+        requestsPerMinute: number;
+        /** Emails received per calendar month (UTC) */
+        monthlyEmails: number;
+        /** Whether mail may be stored in your own bucket */
+        customStorage: boolean;
+      };
+      createdAt: string;
+    };
+  };
   /** This month's email count against the quota, and the plan's limits */
   "GET /api/v1/usage": {
     path: Record<string, never>;
@@ -1120,6 +1161,8 @@ export interface Operations {
     response: {
       /** The usage month, YYYY-MM (UTC) */
       month: string;
+      /** When this usage month began (UTC) */
+      periodStart: string;
       /** When the month ends and the count starts again from 0 */
       resetsAt: string;
       emails: {
@@ -1128,6 +1171,15 @@ export interface Operations {
         /** This account's monthly quota; past it, mail is refused at RCPT TO with 452 4.2.2 */
         limit: number;
         remaining: number;
+      };
+      /** Webhook deliveries this month; they do not count against a quota */
+      webhooks: {
+        /** Webhook delivery attempts this month (WEBHOOK log entries), retries included */
+        deliveries: number;
+        /** Attempts answered with 2xx */
+        succeeded: number;
+        /** Attempts that failed (each retry counts) */
+        failed: number;
       };
       /** This account's plan and effective limits */
       plan: {
@@ -1169,7 +1221,7 @@ export interface Operations {
       hasNextPage: boolean;
     };
   };
-  /** Create a webhook; the response shows its signing secret once */
+  /** Create a webhook (and with inboxId link it to that inbox); the response shows its signing secret once */
   "POST /api/v1/webhooks": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -1180,6 +1232,12 @@ export interface Operations {
       events?: Array<string>;
       description?: string;
       active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
+      /** Also link the new webhook to this inbox, in the same step */
+      inboxId?: string;
     };
     response: Webhook;
   };
@@ -1192,7 +1250,7 @@ export interface Operations {
     body: never;
     response: Webhook;
   };
-  /** Update url, events, description or active */
+  /** Update url, events, description, active (or enabled) or secret; fields left out keep their value */
   "PUT /api/v1/webhooks/{id}": {
     path: {
       id: string;
@@ -1205,6 +1263,30 @@ export interface Operations {
       events?: Array<string>;
       description?: string;
       active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
+    };
+    response: Webhook;
+  };
+  /** Update url, events, description, active (or enabled) or secret; fields left out keep their value */
+  "PATCH /api/v1/webhooks/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** http:// or https:// URL; must not resolve to a loopback, private or link-local address */
+      url?: string;
+      /** Events that fire the webhook (default ["email.received"]); allowed: email.received */
+      events?: Array<string>;
+      description?: string;
+      active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
     };
     response: Webhook;
   };

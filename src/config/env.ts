@@ -67,6 +67,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_LOG_RETENTION_DAYS', default: '90', description: 'Activity log entries older than this are deleted by the retention sweeper; 0 keeps them forever.' },
   { name: 'MAILROOM_RETENTION_SWEEP_INTERVAL_MS', default: '600000', description: 'How often emails past their tenant\'s retention period and old activity logs are deleted (one node at a time).' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'MAILROOM_API_URL', default: 'https://localhost:8443', description: '`mailroom mcp` only: base address of the Mailroom API its tools call (a trailing /api/v1 is accepted). Trust a self-signed certificate with NODE_EXTRA_CA_CERTS.' },
+  { name: 'MAILROOM_API_KEY', default: '(required by `mailroom mcp`)', description: '`mailroom mcp` only: the API key its tools use; an inbox-scoped key limits the agent to that inbox.' },
 ] as const;
 
 export type RawEnv = Readonly<Record<string, string | undefined>>;
