@@ -59,11 +59,14 @@ export class InboxesResource {
   async waitForMessage(inboxId: string, options: WaitOptions = {}): Promise<InboxMessage | null> {
     const { timeout = 30_000, signal, ...filters } = options;
     const deadline = Date.now() + timeout;
-    for (let remaining = timeout; remaining > 0; remaining = deadline - Date.now()) {
-      const query = { ...filters, timeout: Math.min(remaining, SERVER_MAX_WAIT_MS) };
+    // At least one poll, so timeout 0 still finds a message that is already there.
+    let remaining = timeout;
+    do {
+      const query = { ...filters, timeout: Math.max(0, Math.min(remaining, SERVER_MAX_WAIT_MS)) };
       const message = await this.http.call('GET /api/v1/inboxes/{inboxId}/messages/wait', { path: { inboxId }, query, signal });
       if (message !== undefined) return message;
-    }
+      remaining = deadline - Date.now();
+    } while (remaining > 0);
     return null;
   }
 }
