@@ -199,7 +199,7 @@ export type Webhook = {
   description: string;
   /** Inactive webhooks are not fired */
   active: boolean;
-  /** Signing secret (whsec_…). In full only in the response that created or rotated it; masked (whsec_…last4) everywhere else */
+  /** Signing secret (whsec_…, or your own). In full only in the response that created or rotated it (or set it at creation); masked (whsec_…last4, or …last4 for your own) everywhere else */
   secret: string;
   /** Linked inboxes; empty means the webhook fires for every email of the account */
   inboxIds: Array<string>;
@@ -1064,6 +1064,27 @@ export interface Operations {
       totalPages: number;
       hasNextPage: boolean;
     };
+  };
+  /** Answers 405: this stateless MCP endpoint has no sessions and no server-initiated stream */
+  "GET /api/v1/mcp": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: void;
+  };
+  /** Model Context Protocol over streamable HTTP (stateless, JSON responses); key in x-api-key or Authorization: Bearer */
+  "POST /api/v1/mcp": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: Record<string, unknown> | Array<Record<string, unknown>>;
+    response: Record<string, unknown>;
+  };
+  /** Answers 405: this stateless MCP endpoint has no sessions and no server-initiated stream */
+  "DELETE /api/v1/mcp": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: void;
   };
   /** Server-sent events of the tenant (broadcast or distributed) */
   "GET /api/v1/realtime/events": {

@@ -22,7 +22,8 @@ export const WebhookSchema = Type.Object(
     description: Type.String(),
     active: Type.Boolean({ description: 'Inactive webhooks are not fired' }),
     secret: Type.String({
-      description: 'Signing secret (whsec_…). In full only in the response that created or rotated it; masked (whsec_…last4) everywhere else',
+      description:
+        'Signing secret (whsec_…, or your own). In full only in the response that created or rotated it (or set it at creation); masked (whsec_…last4, or …last4 for your own) everywhere else',
     }),
     inboxIds: Type.Array(Type.String(), { description: 'Linked inboxes; empty means the webhook fires for every email of the account' }),
     createdAt: IsoDate,
