@@ -1065,26 +1065,12 @@ export interface Operations {
       hasNextPage: boolean;
     };
   };
-  /** Answers 405: this stateless MCP endpoint has no sessions and no server-initiated stream */
-  "GET /api/v1/mcp": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    response: void;
-  };
   /** Model Context Protocol over streamable HTTP (stateless, JSON responses); key in x-api-key or Authorization: Bearer */
   "POST /api/v1/mcp": {
     path: Record<string, never>;
     query: Record<string, never>;
     body: Record<string, unknown> | Array<Record<string, unknown>>;
     response: Record<string, unknown>;
-  };
-  /** Answers 405: this stateless MCP endpoint has no sessions and no server-initiated stream */
-  "DELETE /api/v1/mcp": {
-    path: Record<string, never>;
-    query: Record<string, never>;
-    body: never;
-    response: void;
   };
   /** Server-sent events of the tenant (broadcast or distributed) */
   "GET /api/v1/realtime/events": {

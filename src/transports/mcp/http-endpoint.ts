@@ -59,11 +59,8 @@ export function registerMcpEndpoint(api: FastifyInstance, version: string): void
     method: ['GET', 'DELETE'],
     url: '/mcp',
     config,
-    schema: {
-      tags,
-      summary: 'Answers 405: this stateless MCP endpoint has no sessions and no server-initiated stream',
-      response: { 405: Type.Object({}, { additionalProperties: true, description: 'A JSON-RPC error' }), ...errorResponses },
-    },
+    // Hidden: they only answer 405, as the protocol requires of an endpoint without server-initiated streams.
+    schema: { hide: true },
     handler,
   });
 }
