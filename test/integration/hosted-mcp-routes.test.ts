@@ -128,7 +128,7 @@ describe.each(TEST_DIALECTS)('routes the hosted MCP server calls (%s)', (dialect
 
     it('combines cursor with filter.createdAfter and filter.createdBefore', async () => {
       const all = await list('perPage=100&sort.order=asc');
-      const [, second, third] = all.data as Array<{ createdAt: string }>;
+      const [, second, third] = all.data as unknown as Array<{ createdAt: string }>;
       const window = `filter.createdAfter=${encodeURIComponent(second?.createdAt ?? '')}&filter.createdBefore=${encodeURIComponent(third?.createdAt ?? '')}`;
       const first = await list(`${window}&sort.order=asc&limit=1`);
       const next = await list(`${window}&sort.order=asc&limit=1&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
