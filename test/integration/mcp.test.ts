@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../helpers/cli.js';
+import { PROJECT_ROOT, runCli } from '../helpers/cli.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import { httpsFetch } from '../helpers/https-fetch.js';
 import { sendMail } from '../helpers/smtp-client.js';
@@ -41,14 +41,17 @@ describe.each(TEST_DIALECTS)('MCP server (%s)', (dialect) => {
     await t?.stop();
   });
 
-  /** `mailroom mcp` from source, trusting the test app's self-signed certificate through NODE_EXTRA_CA_CERTS. */
-  function stdioTransport(apiKey: string) {
-    const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('MAILROOM_')));
+  /** `mailroom mcp` from source; it trusts the test app's self-signed certificate only through NODE_EXTRA_CA_CERTS. */
+  function stdioTransport(apiKey: string, trustCertificate = true) {
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('MAILROOM_') && e[0] !== 'NODE_EXTRA_CA_CERTS'),
+    );
+    const ca = trustCertificate ? { NODE_EXTRA_CA_CERTS: join(t.dataDir, 'tls', 'self-signed.crt') } : {};
     return new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', 'src/cli.ts', 'mcp'],
       cwd: PROJECT_ROOT,
-      env: { ...inherited, MAILROOM_API_URL: t.baseUrl, MAILROOM_API_KEY: apiKey, NODE_EXTRA_CA_CERTS: join(t.dataDir, 'tls', 'self-signed.crt') },
+      env: { ...inherited, MAILROOM_API_URL: `${t.baseUrl}/api/v1`, MAILROOM_API_KEY: apiKey, ...ca },
       stderr: 'pipe',
     });
   }
@@ -118,6 +121,31 @@ describe.each(TEST_DIALECTS)('MCP server (%s)', (dialect) => {
       expect((listed.json as { data: Array<{ id: string }> }).data.map((inbox) => inbox.id)).toEqual([own.id]);
       expect(await call(scoped, 'create_inbox', {})).toMatchObject({ isError: true, json: { error: { statusCode: 403 } } });
     }, 30_000);
+  });
+
+  it('mailroom mcp refuses the self-signed certificate unless NODE_EXTRA_CA_CERTS names it', async () => {
+    const client = new Client({ name: 'mailroom-test', version: '1.0.0' });
+    await client.connect(stdioTransport(t.tenant.apiKey, false));
+    clients.push(client);
+    const result = await call(client, 'get_tenant');
+    expect(result).toMatchObject({ isError: true, json: { error: { code: 'REQUEST_FAILED', message: expect.stringMatching(/certificate/i) } } });
+  }, 30_000);
+
+  it('mailroom mcp --help explains the settings; without MAILROOM_API_KEY it exits 78 naming it', async () => {
+    const help = await runCli(['mcp', '--help'], {});
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('MAILROOM_API_KEY') });
+    expect(help.stdout).toContain('NODE_EXTRA_CA_CERTS');
+    const missing = await runCli(['mcp'], { MAILROOM_API_URL: t.baseUrl });
+    expect(missing.code).toBe(78);
+    expect(missing.stderr).toContain('MAILROOM_API_KEY');
+    expect((await runCli(['mcp'], { MAILROOM_API_KEY: 'mr_x', MAILROOM_API_URL: 'ftp://host' })).code).toBe(78);
+  }, 30_000);
+
+  it('reports arguments the tool schema refuses as an error result', async () => {
+    const client = await connect('http', t.tenant.apiKey);
+    const result = await client.callTool({ name: 'list_emails', arguments: { limit: 500 } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('limit');
   });
 
   it('the HTTP endpoint refuses a request without a valid key (401)', async () => {

@@ -14,7 +14,8 @@ const json = (value: unknown, isError = false): CallToolResult => ({
 /** An API error keeps the service's error body (statusCode, code, message, field), so the agent can act on it. */
 function errorResult(error: unknown): CallToolResult {
   if (error instanceof MailroomApiError) return json({ error: error.body }, true);
-  return json({ error: { code: 'REQUEST_FAILED', message: error instanceof Error ? error.message : String(error) } }, true);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return json({ error: { code: 'REQUEST_FAILED', message: `${error instanceof Error ? error.message : String(error)}${cause}` } }, true);
 }
 
 /**
