@@ -15,7 +15,6 @@ import { TenantService } from './services/tenant.service.js';
 import { setEmailRetention } from './services/retention.service.js';
 import { diagnose, formatFinding } from './doctor/doctor.js';
 import { mcpClientSettings } from './config/mcp-settings.js';
-import { runStdioMcpServer } from './transports/mcp/stdio.js';
 import { VERSION } from './version.js';
 
 const USAGE = `Usage: mailroom <command>
@@ -64,7 +63,10 @@ See docs/mcp.md.
 async function mcpCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) return void console.log(MCP_USAGE);
-  await runStdioMcpServer(mcpClientSettings(readEnv()), VERSION);
+  const settings = mcpClientSettings(readEnv());
+  // Loaded only here: the MCP SDK and zod would slow every other command's start.
+  const { runStdioMcpServer } = await import('./transports/mcp/stdio.js');
+  await runStdioMcpServer(settings, VERSION);
 }
 
 /** A mistake in the command line itself: exit 64 (EX_USAGE) with the usage text. */

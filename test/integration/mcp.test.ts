@@ -46,7 +46,7 @@ describe.each(TEST_DIALECTS)('MCP server (%s)', (dialect) => {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('MAILROOM_') && e[0] !== 'NODE_EXTRA_CA_CERTS'),
     );
-    const ca = trustCertificate ? { NODE_EXTRA_CA_CERTS: join(t.dataDir, 'tls', 'self-signed.crt') } : {};
+    const ca: Record<string, string> = trustCertificate ? { NODE_EXTRA_CA_CERTS: join(t.dataDir, 'tls', 'self-signed.crt') } : {};
     return new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', 'src/cli.ts', 'mcp'],
