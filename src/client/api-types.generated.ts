@@ -561,6 +561,10 @@ export interface Operations {
       "filter.createdAfter"?: string;
       /** Received at or before this date-time; a date means until 23:59:59.999Z that day */
       "filter.createdBefore"?: string;
+      /** Same as filter.createdAfter (the spelling existing SDK clients send); filter.createdAfter wins when both are given */
+      "filter[createdAfter]"?: string;
+      /** Same as filter.createdBefore (the spelling existing SDK clients send); filter.createdBefore wins when both are given */
+      "filter[createdBefore]"?: string;
       /** Sort key (default createdAt); from and subject sort case-insensitively */
       "sort.field"?: "createdAt" | "from" | "subject";
       /** Sort direction (default desc) */

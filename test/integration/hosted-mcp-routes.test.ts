@@ -134,6 +134,8 @@ describe.each(TEST_DIALECTS)('routes the hosted MCP server calls (%s)', (dialect
       const next = await list(`${window}&sort.order=asc&limit=1&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
       expect([...ids(first), ...ids(next)]).toEqual([sent[1], sent[2]]);
       expect(next.nextCursor).toBeNull();
+      const brackets = await list(`${window.replaceAll('filter.createdAfter', 'filter%5BcreatedAfter%5D').replaceAll('filter.createdBefore', 'filter[createdBefore]')}&sort.order=asc`);
+      expect(ids(brackets)).toEqual([sent[1], sent[2]]);
     });
 
     it.each([

@@ -31,6 +31,8 @@ const ListQuery = Type.Object({
   'filter.environmentId': Type.Optional(Type.String({ maxLength: 100, description: 'Only emails of this environment' })),
   'filter.createdAfter': Type.Optional(DateBound('Received at or after this date-time; a date means from 00:00:00Z that day')),
   'filter.createdBefore': Type.Optional(DateBound('Received at or before this date-time; a date means until 23:59:59.999Z that day')),
+  'filter[createdAfter]': Type.Optional(DateBound(alias('filter.createdAfter'))),
+  'filter[createdBefore]': Type.Optional(DateBound(alias('filter.createdBefore'))),
   'sort.field': Type.Optional(SortField),
   'sort.order': Type.Optional(SortOrderSchema),
   'sort[field]': Type.Optional(Type.Union(SortField.anyOf, { description: alias('sort.field') })),
@@ -70,8 +72,8 @@ function filterOf(query: ListQuery) {
     subject: query.subject ?? query['filter.subject'],
     read: query['filter.read'],
     environmentId: query['filter.environmentId'],
-    createdAfter: bound(query['filter.createdAfter'], false),
-    createdBefore: bound(query['filter.createdBefore'], true),
+    createdAfter: bound(query['filter.createdAfter'] ?? query['filter[createdAfter]'], false),
+    createdBefore: bound(query['filter.createdBefore'] ?? query['filter[createdBefore]'], true),
   };
 }
 
