@@ -36,6 +36,8 @@ export function tool<Shape extends ZodRawShapeCompat>(
         return errorResult(error);
       }
     };
+    // registerTool's callback type is a conditional type over Shape that TypeScript cannot resolve
+    // for a generic Shape; callback has exactly the type it resolves to for any concrete one.
     server.registerTool(name, { description, inputSchema: input }, callback as never);
   };
 }
