@@ -14,6 +14,7 @@ import type { Tenant } from './adapters/db/repositories/tenant.repository.js';
 import { AppError } from './core/errors.js';
 import { TenantService } from './services/tenant.service.js';
 import { setEmailRetention } from './services/retention.service.js';
+import { mcpClientSettings } from './config/mcp-settings.js';
 
 const USAGE = `Usage: mailroom <command> [--help]
 
@@ -37,6 +38,8 @@ Commands:
                                           --tenant, with a new free-plan account. Works when sign-up is closed
   doctor                                  Check settings, DNS (MX, PTR), ports, certificate, database, Redis
                                           and blob store; prints what is wrong, exits 1 if anything is
+  mcp                                     Run an MCP server on stdio for AI agents, calling the API at
+                                          MAILROOM_API_URL with MAILROOM_API_KEY (mailroom mcp --help)
   plans [--json]                          Show every plan's limits
   settings                                List every environment variable with its default
 
@@ -54,6 +57,31 @@ function usageOf(command: string | undefined): string {
   }, []);
   const own = entries.filter((entry) => entry[0]?.trimStart().split(' ')[0] === command);
   return own.length === 0 ? USAGE : `Usage:\n${own.map((entry) => entry.join('\n')).join('\n')}\n`;
+}
+
+const MCP_USAGE = `Usage: mailroom mcp
+
+Runs a Model Context Protocol server on stdin/stdout. Its tools (list_inboxes, wait_for_inbox_message,
+list_emails, get_email, create_webhook, get_usage, …) call the Mailroom REST API with one key.
+
+Environment:
+  MAILROOM_API_URL   Base address of the API (default https://localhost:8443; /api/v1 may be included)
+  MAILROOM_API_KEY   API key (required); an inbox-scoped key limits the agent to that inbox
+  NODE_EXTRA_CA_CERTS  Path of a PEM file to trust, e.g. data/tls/self-signed.crt of a local Mailroom
+
+Example .mcp.json entry:
+  {"mcpServers": {"mailroom": {"command": "npx", "args": ["mailroom", "mcp"],
+    "env": {"MAILROOM_API_URL": "https://mailroom.example.com", "MAILROOM_API_KEY": "mr_…"}}}}
+
+See docs/mcp.md.
+`;
+
+async function mcpCommand(args: string[]): Promise<void> {
+  parseArgs({ args, options: {} });
+  const settings = mcpClientSettings(readEnv());
+  // Loaded only here: the MCP SDK and zod would slow every other command's start.
+  const { runStdioMcpServer } = await import('./transports/mcp/stdio.js');
+  await runStdioMcpServer(settings, VERSION);
 }
 
 /** A mistake in the command line itself: exit 64 (EX_USAGE) with the usage text. */
@@ -237,7 +265,7 @@ async function doctor(): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) return console.log(usageOf(argv[0]));
+  if (argv.includes('--help') || argv.includes('-h')) return console.log(argv[0] === 'mcp' ? MCP_USAGE : usageOf(argv[0]));
   if (argv[0] === '--version' || argv[0] === '-v') return console.log(VERSION);
   const [command, ...args] = argv;
   const local = ADMIN_COMMANDS.has(command ?? '') && args.includes('--local');
@@ -263,6 +291,8 @@ async function main(argv: string[]): Promise<void> {
       return userCommand(rest);
     case 'doctor':
       return doctor();
+    case 'mcp':
+      return mcpCommand(rest);
     case 'plans':
       return printPlans(rest.includes('--json'));
     case 'settings':

@@ -71,6 +71,7 @@ export type Inbox = {
   id: string;
   address: string;
   addressPrefix: string;
+  name: string | null;
   tags: Array<string>;
   expiresAt: string | null;
   active: boolean;
@@ -198,7 +199,7 @@ export type Webhook = {
   description: string;
   /** Inactive webhooks are not fired */
   active: boolean;
-  /** Signing secret (whsec_…). In full only in the response that created or rotated it; masked (whsec_…last4) everywhere else */
+  /** Signing secret (whsec_…, or your own). In full only in the response that created or rotated it (or set it at creation); masked (whsec_…last4, or …last4 for your own) everywhere else */
   secret: string;
   /** Linked inboxes; empty means the webhook fires for every email of the account */
   inboxIds: Array<string>;
@@ -517,14 +518,29 @@ export interface Operations {
     body: never;
     response: DomainDetail;
   };
+  /** The verification status as last checked (no DNS lookup); POST /domains/:domain/verify checks now */
+  "GET /api/v1/domains/{id}/verify": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: DomainDetail;
+  };
   /** List emails */
   "GET /api/v1/emails": {
     path: Record<string, never>;
     query: {
-      /** Page number, from 1 (max 1000000) */
+      /** Page number, from 1 (default 1); not with cursor */
       page?: number;
-      /** Items per page (max 100) */
+      /** Items per page (default 20, max 100) */
       perPage?: number;
+      /** Same as perPage (the cursor-style spelling); give one of the two */
+      limit?: number;
+      /** The nextCursor of a previous answer (same filters and sort): the page after it, stable while new mail arrives */
+      cursor?: string;
+      /** Only emails delivered to this inbox (an inbox-scoped key may name only its own) */
+      inboxId?: string;
       /** Sender address contains this, case-insensitively; % and _ are literal */
       from?: string;
       /** A to, cc or bcc address contains this, case-insensitively */
@@ -545,6 +561,10 @@ export interface Operations {
       "filter.createdAfter"?: string;
       /** Received at or before this date-time; a date means until 23:59:59.999Z that day */
       "filter.createdBefore"?: string;
+      /** Same as filter.createdAfter (the spelling existing SDK clients send); filter.createdAfter wins when both are given */
+      "filter[createdAfter]"?: string;
+      /** Same as filter.createdBefore (the spelling existing SDK clients send); filter.createdBefore wins when both are given */
+      "filter[createdBefore]"?: string;
       /** Sort key (default createdAt); from and subject sort case-insensitively */
       "sort.field"?: "createdAt" | "from" | "subject";
       /** Sort direction (default desc) */
@@ -562,6 +582,7 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      nextCursor: string | null;
     };
   };
   /** Download an attachment */
@@ -705,6 +726,8 @@ export interface Operations {
     body: {
       /** Local part, used as given (lower-cased); generated when omitted */
       prefix?: string;
+      /** A display name for the inbox; it does not change the address */
+      name?: string;
       domainId?: string;
       environmentId?: string;
       tags?: Array<string>;
@@ -724,6 +747,7 @@ export interface Operations {
       id: string;
       address: string;
       addressPrefix: string;
+      name: string | null;
       tags: Array<string>;
       expiresAt: string | null;
       active: boolean;
@@ -1045,6 +1069,13 @@ export interface Operations {
       hasNextPage: boolean;
     };
   };
+  /** Model Context Protocol over streamable HTTP (stateless, JSON responses); key in x-api-key or Authorization: Bearer */
+  "POST /api/v1/mcp": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: Record<string, unknown> | Array<Record<string, unknown>>;
+    response: Record<string, unknown>;
+  };
   /** Server-sent events of the tenant (broadcast or distributed) */
   "GET /api/v1/realtime/events": {
     path: Record<string, never>;
@@ -1112,6 +1143,27 @@ export interface Operations {
     body: never;
     response: void;
   };
+  /** The account this key belongs to: id, name, plan and effective limits */
+  "GET /api/v1/tenant": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: {
+      id: string;
+      name: string;
+      plan: "free" | "pro";
+      /** The plan's limits with any operator exceptions applied */
+      limits: {
+        /** API requests per minute for the whole account */
+        requestsPerMinute: number;
+        /** Emails received per calendar month (UTC) */
+        monthlyEmails: number;
+        /** Whether mail may be stored in your own bucket */
+        customStorage: boolean;
+      };
+      createdAt: string;
+    };
+  };
   /** This month's email count against the quota, and the plan's limits */
   "GET /api/v1/usage": {
     path: Record<string, never>;
@@ -1120,6 +1172,8 @@ export interface Operations {
     response: {
       /** The usage month, YYYY-MM (UTC) */
       month: string;
+      /** When this usage month began (UTC) */
+      periodStart: string;
       /** When the month ends and the count starts again from 0 */
       resetsAt: string;
       emails: {
@@ -1128,6 +1182,15 @@ export interface Operations {
         /** This account's monthly quota; past it, mail is refused at RCPT TO with 452 4.2.2 */
         limit: number;
         remaining: number;
+      };
+      /** Webhook deliveries this month; they do not count against a quota */
+      webhooks: {
+        /** Webhook delivery attempts this month (WEBHOOK log entries), retries included */
+        deliveries: number;
+        /** Attempts answered with 2xx */
+        succeeded: number;
+        /** Attempts that failed (each retry counts) */
+        failed: number;
       };
       /** This account's plan and effective limits */
       plan: {
@@ -1171,7 +1234,7 @@ export interface Operations {
       hasNextPage: boolean;
     };
   };
-  /** Create a webhook; the response shows its signing secret once */
+  /** Create a webhook (and with inboxId link it to that inbox); the response shows its signing secret once */
   "POST /api/v1/webhooks": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -1182,6 +1245,12 @@ export interface Operations {
       events?: Array<string>;
       description?: string;
       active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
+      /** Also link the new webhook to this inbox, in the same step */
+      inboxId?: string;
     };
     response: Webhook;
   };
@@ -1194,7 +1263,7 @@ export interface Operations {
     body: never;
     response: Webhook;
   };
-  /** Update url, events, description or active */
+  /** Update url, events, description, active (or enabled) or secret; fields left out keep their value */
   "PUT /api/v1/webhooks/{id}": {
     path: {
       id: string;
@@ -1207,6 +1276,30 @@ export interface Operations {
       events?: Array<string>;
       description?: string;
       active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
+    };
+    response: Webhook;
+  };
+  /** Update url, events, description, active (or enabled) or secret; fields left out keep their value */
+  "PATCH /api/v1/webhooks/{id}": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** http:// or https:// URL; must not resolve to a loopback, private or link-local address */
+      url?: string;
+      /** Events that fire the webhook (default ["email.received"]); allowed: email.received */
+      events?: Array<string>;
+      description?: string;
+      active?: boolean;
+      /** Same as active (the spelling of the hosted service's clients); give one of the two */
+      enabled?: boolean;
+      /** Your own signing secret (16 to 256 characters) instead of a generated whsec_… one */
+      secret?: string;
     };
     response: Webhook;
   };

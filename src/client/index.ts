@@ -53,6 +53,11 @@ export class MailroomClient {
     return this.http.call('GET /api/v1/auth/me');
   }
 
+  /** The account: id, name, plan and effective limits. */
+  tenant() {
+    return this.http.call('GET /api/v1/tenant');
+  }
+
   /** This month's usage and the plan's limits. */
   usage() {
     return this.http.call('GET /api/v1/usage');

@@ -59,11 +59,14 @@ export class InboxesResource {
   async waitForMessage(inboxId: string, options: WaitOptions = {}): Promise<InboxMessage | null> {
     const { timeout = 30_000, signal, ...filters } = options;
     const deadline = Date.now() + timeout;
-    for (let remaining = timeout; remaining > 0; remaining = deadline - Date.now()) {
-      const query = { ...filters, timeout: Math.min(remaining, SERVER_MAX_WAIT_MS) };
+    // At least one poll, so timeout 0 still finds a message that is already there.
+    let remaining = timeout;
+    do {
+      const query = { ...filters, timeout: Math.max(0, Math.min(remaining, SERVER_MAX_WAIT_MS)) };
       const message = await this.http.call('GET /api/v1/inboxes/{inboxId}/messages/wait', { path: { inboxId }, query, signal });
       if (message !== undefined) return message;
-    }
+      remaining = deadline - Date.now();
+    } while (remaining > 0);
     return null;
   }
 }
@@ -74,6 +77,8 @@ export class DomainsResource {
   list = () => this.http.call('GET /api/v1/domains');
   create = (body: BodyOf<'POST /api/v1/domains'>) => this.http.call('POST /api/v1/domains', { body });
   get = (id: string) => this.http.call('GET /api/v1/domains/{id}', { path: { id } });
+  /** The verification status as last checked, without a DNS lookup (verify() checks now). */
+  verification = (id: string) => this.http.call('GET /api/v1/domains/{id}/verify', { path: { id } });
   verify = (domain: string, body: BodyOf<'POST /api/v1/domains/{domain}/verify'>) => this.http.call('POST /api/v1/domains/{domain}/verify', { path: { domain }, body });
   setupDnsProvider = (domain: string, body: BodyOf<'POST /api/v1/domains/{domain}/setup-dnsprovider'>) =>
     this.http.call('POST /api/v1/domains/{domain}/setup-dnsprovider', { path: { domain }, body });
@@ -89,6 +94,7 @@ export class WebhooksResource {
   list = (query?: QueryOf<'GET /api/v1/webhooks'>) => this.http.call('GET /api/v1/webhooks', { query });
   get = (id: string) => this.http.call('GET /api/v1/webhooks/{id}', { path: { id } });
   update = (id: string, body: BodyOf<'PUT /api/v1/webhooks/{id}'>) => this.http.call('PUT /api/v1/webhooks/{id}', { path: { id }, body });
+  patch = (id: string, body: BodyOf<'PATCH /api/v1/webhooks/{id}'>) => this.http.call('PATCH /api/v1/webhooks/{id}', { path: { id }, body });
   delete = (id: string) => this.http.call('DELETE /api/v1/webhooks/{id}', { path: { id } });
   rotateSecret = (id: string) => this.http.call('POST /api/v1/webhooks/{id}/rotate-secret', { path: { id } });
   logs = (id: string, query?: QueryOf<'GET /api/v1/webhooks/{id}/logs'>) => this.http.call('GET /api/v1/webhooks/{id}/logs', { path: { id }, query });

@@ -3,10 +3,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultIngestWorkers, loadConfig } from './config.js';
 import { SETTINGS, type RawEnv } from './env.js';
+import { mcpClientSettings } from './mcp-settings.js';
 
-function configError(env: RawEnv): ConfigError {
+/** `mailroom mcp`'s settings are read by that command, not by the service. */
+const MCP_CLIENT_SETTINGS = new Set(['MAILROOM_API_URL', 'MAILROOM_API_KEY']);
+
+function configError(env: RawEnv, load: (env: RawEnv) => unknown = loadConfig): ConfigError {
   try {
-    loadConfig(env);
+    load(env);
   } catch (error) {
     if (error instanceof ConfigError) return error;
     throw error;
@@ -15,7 +19,7 @@ function configError(env: RawEnv): ConfigError {
 }
 
 /** Settings where any string is acceptable (a path, or checked only together with another setting). */
-const FREE_TEXT = new Set(['MAILROOM_DATA_DIR', 'MAILROOM_DATABASE_URL', 'MAILROOM_TLS_CERT', 'MAILROOM_TLS_KEY']);
+const FREE_TEXT = new Set(['MAILROOM_DATA_DIR', 'MAILROOM_DATABASE_URL', 'MAILROOM_TLS_CERT', 'MAILROOM_TLS_KEY', 'MAILROOM_API_KEY']);
 
 describe('loadConfig', () => {
   it('runs on embedded defaults with no settings at all', () => {
@@ -105,8 +109,14 @@ describe('loadConfig', () => {
 
   it('validates every documented setting: a nonsense value is refused, naming the variable', () => {
     for (const { name } of SETTINGS.filter((s) => !FREE_TEXT.has(s.name))) {
-      const error = configError({ [name]: 'not valid!' });
+      const error = MCP_CLIENT_SETTINGS.has(name) ? configError({ MAILROOM_API_KEY: 'mr_x', [name]: 'not valid!' }, mcpClientSettings) : configError({ [name]: 'not valid!' });
       expect(error.variable, name).toBe(name);
     }
+  });
+
+  it('mailroom mcp needs MAILROOM_API_KEY and takes the API address with or without /api/v1', () => {
+    expect(configError({}, mcpClientSettings).variable).toBe('MAILROOM_API_KEY');
+    expect(mcpClientSettings({ MAILROOM_API_KEY: 'mr_x' })).toEqual({ apiUrl: 'https://localhost:8443', apiKey: 'mr_x' });
+    expect(mcpClientSettings({ MAILROOM_API_KEY: 'mr_x', MAILROOM_API_URL: 'https://mail.example.com/api/v1/' }).apiUrl).toBe('https://mail.example.com');
   });
 });

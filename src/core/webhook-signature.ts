@@ -8,9 +8,10 @@ export function generateWebhookSecret(): string {
   return WEBHOOK_SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url');
 }
 
-/** What later reads show: the prefix and the last four characters, enough to tell secrets apart. */
+/** What later reads show: the prefix (of generated secrets) and the last four characters, enough to tell secrets apart. */
 export function maskSecret(secret: string): string {
-  return `${WEBHOOK_SECRET_PREFIX}…${secret.slice(-4)}`;
+  const prefix = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? WEBHOOK_SECRET_PREFIX : '';
+  return `${prefix}…${secret.slice(-4)}`;
 }
 
 /**

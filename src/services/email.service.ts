@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { canSeeEnvironment, type Caller } from '../core/api-key.js';
 import type { Email, EmailContent } from '../core/email.js';
-import { NotFoundError } from '../core/errors.js';
+import { decodeEmailCursor, encodeEmailCursor } from '../core/email-cursor.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { makePage, type Page, type PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { EmailFilter, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
@@ -13,6 +14,9 @@ export interface ReadState {
   read: boolean;
   updatedAt: string;
 }
+
+/** A page of emails plus the cursor of the next one (null on the last page). */
+export type EmailPage = Page<Email> & { nextCursor: string | null };
 
 const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Email ${id} not found`);
 
@@ -29,9 +33,14 @@ export class EmailService {
     private readonly onBackgroundError: (error: unknown) => void,
   ) {}
 
-  async list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
-    if (!canSeeEnvironment(caller, filter.environmentId)) return makePage([], 0, request);
-    return this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request);
+  /** By page number, or after `cursor` (the nextCursor of a previous page, issued for the same sort). */
+  async list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest, cursor?: string): Promise<EmailPage> {
+    const after = cursor === undefined ? undefined : decodeEmailCursor(cursor, sort);
+    if (filter.inboxId !== undefined) await this.assertInboxVisible(caller, filter.inboxId);
+    if (!canSeeEnvironment(caller, filter.environmentId)) return { ...makePage([], 0, request), nextCursor: null };
+    const page = await this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request, after);
+    const last = page.data.at(-1);
+    return { ...page, nextCursor: page.hasNextPage && last !== undefined ? encodeEmailCursor(last, sort) : null };
   }
 
   async getOrThrow(caller: Caller, id: string): Promise<Email> {
@@ -106,6 +115,13 @@ export class EmailService {
     if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
     if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
     return scoped;
+  }
+
+  /** An inboxId filter names an inbox of this tenant, and for an inbox-scoped key its own (403 otherwise, spec 5.4). */
+  private async assertInboxVisible(caller: Caller, inboxId: string): Promise<void> {
+    if (caller.inboxId !== null && caller.inboxId !== inboxId) throw new ForbiddenError('INBOX_KEY_FORBIDDEN', 'This key is bound to another inbox');
+    const inbox = await this.repos.inboxes.get(caller.tenantId, inboxId);
+    if (inbox === undefined || !canSeeEnvironment(caller, inbox.environmentId)) throw new NotFoundError('INBOX_NOT_FOUND', `Inbox ${inboxId} not found`);
   }
 
   private visible(caller: Caller, email: Email): boolean {

@@ -12,6 +12,8 @@ import { PRODUCTION_SLUG } from './tenant.service.js';
 
 export interface CreateInboxInput {
   prefix?: string;
+  /** A display name; the address still comes from prefix (or is generated). */
+  name?: string;
   domainId?: string;
   environmentId?: string;
   tags?: string[];
@@ -23,6 +25,7 @@ export interface InboxView {
   id: string;
   address: string;
   addressPrefix: string;
+  name: string | null;
   tags: string[];
   expiresAt: string | null;
   active: boolean;
@@ -93,6 +96,7 @@ export class InboxService {
         domain: domain.domain,
         addressPrefix: prefix,
         address,
+        name: input.name ?? null,
         tags: [...new Set(input.tags ?? [])],
         expiresAt: input.ttlSeconds === undefined ? null : new Date(now + input.ttlSeconds * 1000).toISOString(),
         active: true,
@@ -223,6 +227,7 @@ function toView(record: InboxRecord, environment: Environment | undefined, messa
     id: record.id,
     address: record.address,
     addressPrefix: record.addressPrefix,
+    name: record.name,
     tags: record.tags,
     expiresAt: record.expiresAt,
     active: record.active,

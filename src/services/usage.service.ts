@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
-import { RateLimitedError } from '../core/errors.js';
+import { NotFoundError, RateLimitedError } from '../core/errors.js';
 import { PLAN_LIMITS, usageMonthEnd, usageMonthOf, type PlanLimits } from '../core/plans.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
@@ -10,11 +10,22 @@ import type { TenantLimits } from './tenant-limits.js';
 
 export interface UsageView {
   month: string;
+  periodStart: string;
   resetsAt: string;
   emails: { used: number; limit: number; remaining: number };
+  webhooks: { deliveries: number; succeeded: number; failed: number };
   plan: { name: PlanName } & PlanLimits;
   plans: Record<string, PlanLimits>;
   limitsEnforced: boolean;
+}
+
+/** The account as the hosted service's GET /tenant shows it: who, which plan, which limits. */
+export interface TenantView {
+  id: string;
+  name: string;
+  plan: PlanName;
+  limits: PlanLimits;
+  createdAt: string;
 }
 
 /** A refused recipient is logged at most this often per tenant and node, so a sender's retry storm cannot flood the log. */
@@ -38,13 +49,29 @@ export class UsageService implements RecipientAdmission {
     private readonly limitsEnforced = true,
   ) {}
 
+  async tenant(caller: Caller): Promise<TenantView> {
+    const [tenant, { plan, limits }] = await Promise.all([this.repos.tenants.get(caller.tenantId), this.limits.of(caller.tenantId)]);
+    if (tenant === undefined) throw new NotFoundError('TENANT_NOT_FOUND', `no tenant ${caller.tenantId}`);
+    return { id: tenant.id, name: tenant.name, plan, limits, createdAt: tenant.createdAt };
+  }
+
   async usage(caller: Caller, now = new Date()): Promise<UsageView> {
     const month = usageMonthOf(now);
-    const [{ plan, limits }, used] = await Promise.all([this.limits.of(caller.tenantId), this.repos.usage.emailsIn(caller.tenantId, month)]);
+    const periodStart = `${month}-01T00:00:00.000Z`;
+    const resetsAt = usageMonthEnd(month);
+    const [{ plan, limits }, used, deliveries] = await Promise.all([
+      this.limits.of(caller.tenantId),
+      this.repos.usage.emailsIn(caller.tenantId, month),
+      this.repos.logs.countByStatus(caller.tenantId, 'WEBHOOK', periodStart, resetsAt),
+    ]);
+    const succeeded = deliveries.SUCCESS ?? 0;
+    const failed = deliveries.FAILED ?? 0;
     return {
       month,
-      resetsAt: usageMonthEnd(month),
+      periodStart,
+      resetsAt,
       emails: { used, limit: limits.monthlyEmails, remaining: Math.max(0, limits.monthlyEmails - used) },
+      webhooks: { deliveries: succeeded + failed + (deliveries.PENDING ?? 0), succeeded, failed },
       plan: { name: plan, ...limits },
       plans: PLAN_LIMITS,
       limitsEnforced: this.limitsEnforced,

@@ -16,9 +16,16 @@ export interface WebhookInput {
   events?: string[];
   description?: string;
   active?: boolean;
+  /** The caller's own signing secret; generated when omitted. */
+  secret?: string;
 }
 
 export type WebhookUpdate = Partial<WebhookInput>;
+
+/** A new webhook, optionally linked to one inbox in the same transaction. */
+export interface NewWebhook extends WebhookInput {
+  inboxId?: string;
+}
 
 /** A webhook as the API shows it: `secret` in full only right after creation or rotation. */
 export type WebhookView = Omit<WebhookRecord, 'tenantId'>;
@@ -55,10 +62,15 @@ export class WebhookService {
     private readonly inboxes: InboxService,
   ) {}
 
-  async create(caller: Caller, input: WebhookInput): Promise<WebhookView> {
+  async create(caller: Caller, input: NewWebhook): Promise<WebhookView> {
+    const { inboxId } = input;
+    if (inboxId !== undefined) await this.inboxes.getRecordOrThrow(caller, inboxId);
     const record = await this.newRecord(caller, input);
-    await this.repos.webhooks.insert(record);
-    return toWebhookView(record, true);
+    await this.unitOfWork(async (repos) => {
+      await repos.webhooks.insert(record);
+      if (inboxId !== undefined) await repos.webhooks.link(caller.tenantId, record.id, inboxId, record.createdAt);
+    });
+    return toWebhookView({ ...record, inboxIds: inboxId === undefined ? [] : [inboxId] }, true);
   }
 
   async list(caller: Caller, request: PageRequest): Promise<Page<WebhookView>> {
@@ -77,6 +89,7 @@ export class WebhookService {
       ...(input.events === undefined ? {} : { events: validEvents(input.events) }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.active === undefined ? {} : { active: input.active }),
+      ...(input.secret === undefined ? {} : { secret: input.secret }),
     };
     await this.repos.webhooks.update(caller.tenantId, id, changes, new Date().toISOString());
     return this.get(caller, id);
@@ -145,7 +158,7 @@ export class WebhookService {
       events: validEvents(input.events) ?? ['email.received'],
       description: input.description ?? '',
       active: input.active ?? true,
-      secret: generateWebhookSecret(),
+      secret: input.secret ?? generateWebhookSecret(),
       inboxIds: [],
       createdAt: now,
       updatedAt: now,

@@ -17,6 +17,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
 /** Routes left out of the OpenAPI document, with the reason. */
 const HIDDEN_ROUTES: Record<string, string> = {
   '/api/v1/openapi.json': 'the document does not describe itself',
+  '/api/v1/mcp': 'GET and DELETE only answer 405 (the stateless MCP endpoint has no sessions or server streams); POST is documented',
 };
 /** Swagger UI's page and assets (public, outside the API's auth scope): served by the plugin, not part of the API. */
 const isDocsAsset = (url: string) => url === '/api/v1/docs' || url.startsWith('/api/v1/docs/');

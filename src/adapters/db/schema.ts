@@ -63,6 +63,8 @@ export interface InboxesTable {
   domain: string;
   address_prefix: string;
   address: string;
+  /** Display name (migration 0021); null when none was given. */
+  name: string | null;
   tags: string;
   expires_at: string | null;
   active: number;

@@ -13,6 +13,7 @@ import { acceptEmptyJsonBodies } from './plugins/json-body.js';
 import { registerOperations, type OperationsOptions } from './plugins/operations.js';
 import { frameworkErrorReply, registerErrorHandler } from './plugins/error-handler.js';
 import { registerApiRoutes } from './routes/index.js';
+import { registerMcpEndpoint } from '../mcp/http-endpoint.js';
 import { registerDashboard } from '../../dashboard/dashboard.routes.js';
 import { ErrorBody } from './schemas/common.js';
 import { EmailSchema } from './schemas/email.js';
@@ -100,6 +101,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
       if (options.rateLimit !== undefined) await registerRateLimit(api, options.rateLimit);
       api.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       registerApiRoutes(api, options.services);
+      registerMcpEndpoint(api, options.version);
     },
     { prefix: API_PREFIX },
   );

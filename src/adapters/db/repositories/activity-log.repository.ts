@@ -85,6 +85,20 @@ export class ActivityLogRepository {
     return makePage(rows.map(toEntry), Number(count.n), request);
   }
 
+  /** Entries of one type created in [since, until), counted per status. */
+  async countByStatus(tenantId: string, type: LogType, since: string, until: string): Promise<Partial<Record<LogStatus, number>>> {
+    const rows = await this.db
+      .selectFrom('activity_logs')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .where('tenant_id', '=', tenantId)
+      .where('type', '=', type)
+      .where('created_at', '>=', since)
+      .where('created_at', '<', until)
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
   async updateStatus(id: string, status: LogStatus, message: string, metadata: Record<string, unknown>): Promise<void> {
     await this.db
       .updateTable('activity_logs')

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { EmailKeyset } from '../../../core/email-cursor.js';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
@@ -44,6 +45,13 @@ const SORT_COLUMNS = { createdAt: 'created_at', from: 'from_address', subject: '
 function sortKey(field: EmailSortField) {
   const column = sql.ref(`emails.${SORT_COLUMNS[field]}`);
   return field === 'createdAt' ? column : sql`lower(${column})`;
+}
+
+/** Rows strictly after the keyset in list order; the value is lower-cased by SQL, exactly as sortKey is. */
+function afterKeyset(after: EmailKeyset) {
+  const value = after.field === 'createdAt' ? sql`${after.value}` : sql`lower(cast(${after.value} as text))`;
+  const comparison = sql.raw(after.order === 'desc' ? '<' : '>');
+  return sql<SqlBool>`(${sortKey(after.field)}, ${sql.ref('emails.id')}) ${comparison} (${value}, ${after.id})`;
 }
 
 /** Columns for list and get: everything but the bodies and headers, which can be large. */
@@ -153,21 +161,30 @@ export class EmailRepository {
     }
   }
 
-  async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
+  /**
+   * One page in list order: by page number, or (with `after`) the emails following a keyset, which
+   * stays stable while new mail arrives. In keyset mode `currentPage` is the page the first item falls on.
+   */
+  async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest, after?: EmailKeyset): Promise<Page<Email>> {
     const base = this.filtered(tenantId, filter);
-    const [rows, count] = await Promise.all([
-      base
+    const rest = after === undefined ? base : base.where(afterKeyset(after));
+    const count = (query: typeof base) => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
+    const [rows, total, remaining] = await Promise.all([
+      rest
         .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
         .orderBy(sortKey(sort.field), sort.order)
         .orderBy('emails.id', sort.order)
         .limit(request.perPage)
-        .offset(offsetOf(request))
+        .offset(after === undefined ? offsetOf(request) : 0)
         .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      count(base),
+      after === undefined ? undefined : count(rest),
     ]);
     const attachments = await this.attachmentsOf(rows.map((r) => r.id));
     const emails = rows.map((row) => toEmail(row, attachments.get(row.id) ?? []));
-    return makePage(emails, Number(count.n), request);
+    if (remaining === undefined) return makePage(emails, total, request);
+    const page = Math.floor((total - remaining) / request.perPage) + 1;
+    return { ...makePage(emails, total, { ...request, page }), hasNextPage: remaining > emails.length };
   }
 
   async get(tenantId: string, id: string): Promise<Email | undefined> {

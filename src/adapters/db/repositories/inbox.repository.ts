@@ -11,6 +11,7 @@ export interface InboxRecord {
   domain: string;
   addressPrefix: string;
   address: string;
+  name: string | null;
   tags: string[];
   expiresAt: string | null;
   active: boolean;
@@ -61,6 +62,7 @@ export const toInboxRecord = (row: Row): InboxRecord => ({
   domain: row.domain,
   addressPrefix: row.address_prefix,
   address: row.address,
+  name: row.name,
   tags: parseJson<string[]>(row.tags),
   expiresAt: row.expires_at,
   active: fromFlag(row.active),
@@ -81,6 +83,7 @@ export class InboxRepository {
         domain: inbox.domain,
         address_prefix: inbox.addressPrefix,
         address: inbox.address,
+        name: inbox.name,
         tags: JSON.stringify(inbox.tags),
         expires_at: inbox.expiresAt,
         active: toFlag(inbox.active),

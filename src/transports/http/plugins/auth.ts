@@ -15,15 +15,27 @@ declare module 'fastify' {
     access?: Access;
     /** Accept the key in the `token` query parameter (clients that cannot set headers, e.g. EventSource). */
     queryToken?: boolean;
+    /** Also accept an API key as `Authorization: Bearer <key>` (MCP clients send keys that way); a JWT there stays a session. */
+    bearerKey?: boolean;
   }
   interface FastifyRequest {
     caller: Caller;
   }
 }
 
+const bearerOf = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+
+/** On bearerKey routes, a bearer value without a JWT's shape is an API key. */
+function bearerApiKey(request: FastifyRequest): string | undefined {
+  const bearer = request.routeOptions.config.bearerKey === true ? bearerOf(request) : undefined;
+  return bearer !== undefined && !looksLikeJwt(bearer) ? bearer : undefined;
+}
+
 function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header.length > 0) return header;
+  const bearerKey = bearerApiKey(request);
+  if (bearerKey !== undefined) return bearerKey;
   if (request.routeOptions.config.queryToken === true) {
     const token = (request.query as { token?: unknown } | undefined)?.token;
     if (typeof token === 'string') return token;
@@ -37,8 +49,8 @@ function presentedKey(request: FastifyRequest): string | undefined {
  */
 function presentedSessionToken(request: FastifyRequest): string | undefined {
   if (typeof request.headers['x-api-key'] === 'string' && request.headers['x-api-key'].length > 0) return undefined;
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (bearer !== null) return bearer[1];
+  const bearer = bearerOf(request);
+  if (bearer !== undefined) return bearerApiKey(request) === undefined ? bearer : undefined;
   const key = presentedKey(request);
   return key !== undefined && looksLikeJwt(key) ? key : undefined;
 }

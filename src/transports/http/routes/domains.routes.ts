@@ -43,6 +43,16 @@ export function registerDomainRoutes(app: FastifyInstance, domains: DomainServic
     handler: async (request) => domains.get(request.caller, (request.params as IdParams).id),
   });
 
+  app.get('/domains/:id/verify', {
+    schema: {
+      tags,
+      summary: 'The verification status as last checked (no DNS lookup); POST /domains/:domain/verify checks now',
+      params: IdParam,
+      response: detail,
+    },
+    handler: async (request) => domains.get(request.caller, (request.params as IdParams).id),
+  });
+
   app.post('/domains/:domain/verify', {
     schema: {
       tags,

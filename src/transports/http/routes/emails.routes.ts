@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EMAIL_SORT_FIELDS, SORT_ORDERS, type EmailSortField, type SortOrder } from '../../../core/vocab.js';
 import type { EmailService } from '../../../services/email.service.js';
-import { IsoDate, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
+import { InvalidInputError } from '../../../core/errors.js';
+import { IsoDate, Nullable, PageOf, errorResponses } from '../schemas/common.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
 import { attachmentDisposition } from './content-disposition.js';
 
@@ -13,8 +14,13 @@ const DateBound = (description: string) => Type.Union([IsoDate, Type.String({ fo
 const alias = (of: string) => `Same as ${of} (the spelling existing SDK clients send); ${of} wins when both are given`;
 
 /** Spec 4.2 names plus the spellings existing SDK clients send (`sort[field]`, `filter.from`, …). */
+const PerPage = (description: string) => Type.Integer({ minimum: 1, maximum: 100, description });
 const ListQuery = Type.Object({
-  ...PageQuery(20, 100),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1 (default 1); not with cursor' })),
+  perPage: Type.Optional(PerPage('Items per page (default 20, max 100)')),
+  limit: Type.Optional(PerPage('Same as perPage (the cursor-style spelling); give one of the two')),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The nextCursor of a previous answer (same filters and sort): the page after it, stable while new mail arrives' })),
+  inboxId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only emails delivered to this inbox (an inbox-scoped key may name only its own)' })),
   from: Type.Optional(Text('Sender address contains this, case-insensitively; % and _ are literal')),
   to: Type.Optional(Text('A to, cc or bcc address contains this, case-insensitively')),
   subject: Type.Optional(Text('Subject contains this, case-insensitively')),
@@ -25,12 +31,22 @@ const ListQuery = Type.Object({
   'filter.environmentId': Type.Optional(Type.String({ maxLength: 100, description: 'Only emails of this environment' })),
   'filter.createdAfter': Type.Optional(DateBound('Received at or after this date-time; a date means from 00:00:00Z that day')),
   'filter.createdBefore': Type.Optional(DateBound('Received at or before this date-time; a date means until 23:59:59.999Z that day')),
+  'filter[createdAfter]': Type.Optional(DateBound(alias('filter.createdAfter'))),
+  'filter[createdBefore]': Type.Optional(DateBound(alias('filter.createdBefore'))),
   'sort.field': Type.Optional(SortField),
   'sort.order': Type.Optional(SortOrderSchema),
   'sort[field]': Type.Optional(Type.Union(SortField.anyOf, { description: alias('sort.field') })),
   'sort[order]': Type.Optional(Type.Union(SortOrderSchema.anyOf, { description: alias('sort.order') })),
 });
 type ListQuery = Static<typeof ListQuery>;
+
+const EmailPage = Type.Composite(
+  [
+    PageOf(Type.Ref(EmailSchema), 'EmailPage'),
+    Type.Object({ nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })) }),
+  ],
+  { title: 'EmailPage' },
+);
 
 /** A download: documented under its own media type, while error responses stay JSON. */
 const fileResponse = (description: string, mediaType: string) => ({
@@ -50,14 +66,22 @@ function bound(value: string | undefined, endOfDay: boolean): string | undefined
 
 function filterOf(query: ListQuery) {
   return {
+    inboxId: query.inboxId,
     from: query.from ?? query['filter.from'],
     to: query.to ?? query['filter.to'],
     subject: query.subject ?? query['filter.subject'],
     read: query['filter.read'],
     environmentId: query['filter.environmentId'],
-    createdAfter: bound(query['filter.createdAfter'], false),
-    createdBefore: bound(query['filter.createdBefore'], true),
+    createdAfter: bound(query['filter.createdAfter'] ?? query['filter[createdAfter]'], false),
+    createdBefore: bound(query['filter.createdBefore'] ?? query['filter[createdBefore]'], true),
   };
+}
+
+/** page and cursor, or perPage and limit, together would leave one of them silently ignored. */
+function pageOf(query: ListQuery) {
+  if (query.cursor !== undefined && query.page !== undefined) throw new InvalidInputError('INVALID_PAGINATION', 'Give page or cursor, not both', { field: 'page' });
+  if (query.limit !== undefined && query.perPage !== undefined) throw new InvalidInputError('INVALID_PAGINATION', 'Give perPage or limit, not both', { field: 'limit' });
+  return { page: query.page ?? 1, perPage: query.limit ?? query.perPage ?? 20 };
 }
 
 function sortOf(query: ListQuery): { field: EmailSortField; order: SortOrder } {
@@ -73,10 +97,10 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
 
   app.get('/emails', {
     config: inbox,
-    schema: { tags, operationId: 'listEmails', summary: 'List emails', querystring: ListQuery, response: { 200: PageOf(Type.Ref(EmailSchema), 'EmailPage'), ...errorResponses } },
+    schema: { tags, operationId: 'listEmails', summary: 'List emails', querystring: ListQuery, response: { 200: EmailPage, ...errorResponses } },
     handler: async (request) => {
       const query = request.query as ListQuery;
-      const page = await emails.list(request.caller, filterOf(query), sortOf(query), { page: query.page ?? 1, perPage: query.perPage ?? 20 });
+      const page = await emails.list(request.caller, filterOf(query), sortOf(query), pageOf(query), query.cursor);
       return { ...page, data: page.data.map(toEmailView) };
     },
   });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { InvalidInputError } from '../../../core/errors.js';
 import { LOG_STATUSES, type LogStatus } from '../../../core/vocab.js';
 import type { WebhookService } from '../../../services/webhook.service.js';
 import { IdParam, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
@@ -15,13 +16,26 @@ const LogsQuery = Type.Object({
   ),
 });
 
+/** `enabled` is the hosted service's spelling of `active`; both at once must agree. */
+function withActive<T extends { active?: boolean; enabled?: boolean }>(body: T): Omit<T, 'enabled'> {
+  const { enabled, ...rest } = body;
+  if (enabled === undefined) return rest;
+  if (rest.active !== undefined && rest.active !== enabled) throw new InvalidInputError('CONFLICTING_FIELDS', 'active and enabled disagree; give one of them', { field: 'enabled' });
+  return { ...rest, active: enabled };
+}
+
 export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookService): void {
   const tags = ['Webhooks'];
   const Webhook = Type.Ref(WebhookSchema);
 
   app.post('/webhooks', {
-    schema: { tags, summary: 'Create a webhook; the response shows its signing secret once', body: CreateWebhookBody, response: { 201: Webhook, ...errorResponses } },
-    handler: async (request, reply) => reply.status(201).send(await webhooks.create(request.caller, request.body as Static<typeof CreateWebhookBody>)),
+    schema: {
+      tags,
+      summary: 'Create a webhook (and with inboxId link it to that inbox); the response shows its signing secret once',
+      body: CreateWebhookBody,
+      response: { 201: Webhook, ...errorResponses },
+    },
+    handler: async (request, reply) => reply.status(201).send(await webhooks.create(request.caller, withActive(request.body as Static<typeof CreateWebhookBody>))),
   });
 
   app.get('/webhooks', {
@@ -37,10 +51,18 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookSer
     handler: async (request) => webhooks.get(request.caller, (request.params as { id: string }).id),
   });
 
-  app.put('/webhooks/:id', {
-    schema: { tags, summary: 'Update url, events, description or active', params: IdParam, body: UpdateWebhookBody, response: { 200: Webhook, ...errorResponses } },
-    handler: async (request) => webhooks.update(request.caller, (request.params as { id: string }).id, request.body as Static<typeof UpdateWebhookBody>),
-  });
+  for (const method of ['put', 'patch'] as const) {
+    app[method]('/webhooks/:id', {
+      schema: {
+        tags,
+        summary: 'Update url, events, description, active (or enabled) or secret; fields left out keep their value',
+        params: IdParam,
+        body: UpdateWebhookBody,
+        response: { 200: Webhook, ...errorResponses },
+      },
+      handler: async (request) => webhooks.update(request.caller, (request.params as { id: string }).id, withActive(request.body as Static<typeof UpdateWebhookBody>)),
+    });
+  }
 
   app.delete('/webhooks/:id', {
     schema: { tags, summary: 'Delete a webhook, its inbox links and queued deliveries (log entries stay)', params: IdParam, response: { 204: Type.Null(), ...errorResponses } },

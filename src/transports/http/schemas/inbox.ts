@@ -6,6 +6,7 @@ export const InboxSchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     address: Type.String(),
     addressPrefix: Type.String(),
+    name: Nullable(Type.String({ description: 'Display name given at creation; null when none' })),
     tags: Type.Array(Type.String()),
     expiresAt: Nullable(IsoDate),
     active: Type.Boolean(),
@@ -23,6 +24,7 @@ export const InboxSchema = Type.Object(
 export const CreateInboxBody = Type.Object(
   {
     prefix: Type.Optional(Type.String({ maxLength: 200, description: 'Local part, used as given (lower-cased); generated when omitted' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A display name for the inbox; it does not change the address' })),
     domainId: Type.Optional(Type.String({ format: 'uuid' })),
     environmentId: Type.Optional(Type.String({ format: 'uuid' })),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),

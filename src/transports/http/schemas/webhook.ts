@@ -22,7 +22,8 @@ export const WebhookSchema = Type.Object(
     description: Type.String(),
     active: Type.Boolean({ description: 'Inactive webhooks are not fired' }),
     secret: Type.String({
-      description: 'Signing secret (whsec_…). In full only in the response that created or rotated it; masked (whsec_…last4) everywhere else',
+      description:
+        'Signing secret (whsec_…, or your own). In full only in the response that created or rotated it (or set it at creation); masked (whsec_…last4, or …last4 for your own) everywhere else',
     }),
     inboxIds: Type.Array(Type.String(), { description: 'Linked inboxes; empty means the webhook fires for every email of the account' }),
     createdAt: IsoDate,
@@ -31,20 +32,41 @@ export const WebhookSchema = Type.Object(
   { $id: 'Webhook', title: 'Webhook' },
 );
 
+const Secret = Type.String({
+  minLength: 16,
+  maxLength: 256,
+  description: 'Your own signing secret (16 to 256 characters) instead of a generated whsec_… one',
+});
+const Enabled = Type.Boolean({ description: 'Same as active (the spelling of the hosted service\'s clients); give one of the two' });
+
+const NewWebhookFields = { url: Url, events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) };
+
 export const CreateWebhookBody = Type.Object(
-  { url: Url, events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) },
+  {
+    ...NewWebhookFields,
+    enabled: Type.Optional(Enabled),
+    secret: Type.Optional(Secret),
+    inboxId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Also link the new webhook to this inbox, in the same step' })),
+  },
   { additionalProperties: false },
 );
 
 export const UpdateWebhookBody = Type.Object(
-  { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), active: Type.Optional(Type.Boolean()) },
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    active: Type.Optional(Type.Boolean()),
+    enabled: Type.Optional(Enabled),
+    secret: Type.Optional(Secret),
+  },
   { additionalProperties: false, description: 'Fields left out keep their value' },
 );
 
 export const InboxHookBody = Type.Union(
   [
     Type.Object({ webhookId: Type.String({ minLength: 1, maxLength: 100, description: 'Links this existing webhook' }) }, { additionalProperties: false }),
-    CreateWebhookBody,
+    Type.Object(NewWebhookFields, { additionalProperties: false }),
   ],
   { description: 'Either webhookId (link an existing webhook) or url with optional events and description (create one and link it)' },
 );
