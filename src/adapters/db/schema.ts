@@ -64,9 +64,17 @@ export interface InboxesTable {
   address_prefix: string;
   address: string;
   tags: string;
+  /** JSON array of the inbox's alias addresses (inbox_aliases holds the same, one row each). */
+  aliases: string;
   expires_at: string | null;
   active: number;
   created_at: string;
+}
+
+export interface InboxAliasesTable {
+  address: string;
+  inbox_id: string;
+  tenant_id: string;
 }
 
 export interface EmailsTable {
@@ -253,6 +261,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   domains: DomainsTable;
   inboxes: InboxesTable;
+  inbox_aliases: InboxAliasesTable;
   emails: EmailsTable;
   attachments: AttachmentsTable;
   inbox_messages: InboxMessagesTable;
