@@ -5,8 +5,14 @@ const encodeRfc5987 = (value: string): string =>
 /** Printable ASCII without the quote and backslash, which a quoted-string would need escaped. */
 const SAFE_QUOTED = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
 const DEFAULT_FILENAME = 'attachment';
-/** Lone surrogates cannot be UTF-8 encoded (encodeURIComponent throws); control characters never belong in a name. */
-const UNENCODABLE = /[\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * Control characters never belong in a name, and a lone surrogate cannot be UTF-8 encoded
+ * (encodeURIComponent throws). Iterating by code point leaves only lone surrogates in that range.
+ */
+const encodable = (char: string): boolean => {
+  const code = char.codePointAt(0) ?? 0;
+  return code >= 0x20 && code !== 0x7f && (code < 0xd800 || code > 0xdfff);
+};
 
 /**
  * RFC 6266 `attachment` header. A name of safe ASCII is sent as plain `filename="…"`, the only form
@@ -15,7 +21,7 @@ const UNENCODABLE = /[\x00-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud
  * dropped: a header value must never make the response fail.
  */
 export function attachmentDisposition(filename: string): string {
-  const name = filename.replace(UNENCODABLE, '').trim() || DEFAULT_FILENAME;
+  const name = [...filename].filter(encodable).join('').trim() || DEFAULT_FILENAME;
   if (SAFE_QUOTED.test(name)) return `attachment; filename="${name}"`;
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(name)}`;
