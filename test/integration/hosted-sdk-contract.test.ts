@@ -235,6 +235,7 @@ describe('strict input: bad forms are a 400 naming the field', () => {
 
   it('does not coerce body types', async () => {
     await expectField(t.http.post('/api/v1/inboxes', { tags: 'x' }), 'tags');
+    await expectField(t.http.post('/api/v1/inboxes', ['x']), 'body');
     await expectField(t.http.post('/api/v1/inboxes', { ttlSeconds: '120' }), 'ttlSeconds');
     await expectField(t.http.post(`/api/v1/inboxes/${inboxId}/api-keys`, { name: 'k', scopes: 'api' }), 'scopes');
     await expectField(t.http.patch(`/api/v1/inboxes/${inboxId}`, { body: { active: 'false' } }), 'active');
