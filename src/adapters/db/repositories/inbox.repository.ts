@@ -131,14 +131,16 @@ export class InboxRepository {
     return row && toInboxRecord(row);
   }
 
-  /** The inbox whose address or alias this is. */
+  /** The inbox whose address this is, else the one whose alias it is. */
   async getByAddress(address: string): Promise<InboxRecord | undefined> {
     const wanted = address.toLowerCase();
-    const row = await this.db
-      .selectFrom('inboxes')
-      .selectAll()
-      .where((eb) => eb.or([eb('address', '=', wanted), eb('id', '=', eb.selectFrom('inbox_aliases').select('inbox_id').where('address', '=', wanted))]))
-      .executeTakeFirst();
+    const row =
+      (await this.db.selectFrom('inboxes').selectAll().where('address', '=', wanted).executeTakeFirst()) ??
+      (await this.db
+        .selectFrom('inboxes')
+        .selectAll()
+        .where('id', '=', (eb) => eb.selectFrom('inbox_aliases').select('inbox_id').where('address', '=', wanted))
+        .executeTakeFirst());
     return row && toInboxRecord(row);
   }
 
