@@ -72,6 +72,8 @@ export type Inbox = {
   address: string;
   addressPrefix: string;
   name: string | null;
+  /** Extra addresses of this inbox on its domain; mail to any of them lands here */
+  aliases: Array<string>;
   tags: Array<string>;
   expiresAt: string | null;
   active: boolean;
@@ -106,16 +108,34 @@ export type InboxMessage = {
   /** The stored email (GET /emails/:id, /eml, attachments) */
   emailId: string;
   from: string;
+  /** The sender's display name, '' when the From header has none */
+  fromName: string;
   to: Array<string>;
   subject: string;
   /** Parsed text body (the visible text of the HTML body when there is no text part) */
   textBody: string;
+  htmlBody: string | null;
+  /** Header name (lower-case) → value; a repeated header is joined with newlines */
+  headers: Record<string, string>;
+  attachments: Array<{
+    id: string;
+    filename: string;
+    contentType: string;
+    size: number;
+    contentId: string | null;
+    disposition: "attachment" | "inline";
+    /** GET this path (same authentication) for the bytes: /api/v1/emails/{emailId}/attachments/{id} */
+    downloadUrl: string;
+  }>;
   read: boolean;
   /** Auth artefacts found at ingest; see docs/inboxes.md */
   extracted: {
     otp: string | null;
     verificationCode: string | null;
-    links: Array<{
+    /** The link URLs, in reading order (details of each in linkDetails) */
+    links: Array<string>;
+    /** The links of `links`, in the same order, with their anchor text and what each is for */
+    linkDetails: Array<{
       url: string;
       /** Visible anchor text, or the text next to a bare URL */
       text: string;
@@ -267,6 +287,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Create a key; the full key is in this response only */
@@ -582,6 +604,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
       nextCursor: string | null;
     };
   };
@@ -717,6 +741,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Create an inbox */
@@ -733,6 +759,8 @@ export interface Operations {
       tags?: Array<string>;
       /** 60 to 86400; the inbox and its messages are deleted after that many seconds */
       ttlSeconds?: number;
+      /** Up to 10 extra addresses on the inbox's domain: a local part (`sales`) or a full address; unique like inbox addresses */
+      aliases?: Array<string>;
     };
     response: Inbox;
   };
@@ -748,6 +776,8 @@ export interface Operations {
       address: string;
       addressPrefix: string;
       name: string | null;
+      /** Extra addresses of this inbox on its domain; mail to any of them lands here */
+      aliases: Array<string>;
       tags: Array<string>;
       expiresAt: string | null;
       active: boolean;
@@ -772,6 +802,21 @@ export interface Operations {
         sizeBytes: number;
       };
     };
+  };
+  /** Change an inbox's aliases, tags or active flag (tenant-level key) */
+  "PATCH /api/v1/inboxes/{inboxId}": {
+    path: {
+      inboxId: string;
+    };
+    query: Record<string, never>;
+    body: {
+      /** Up to 10 extra addresses on the inbox's domain: a local part (`sales`) or a full address; unique like inbox addresses */
+      aliases?: Array<string>;
+      tags?: Array<string>;
+      /** false: mail to the inbox is refused (550) and its messages are kept; true: it receives again */
+      active?: boolean;
+    };
+    response: Inbox;
   };
   /** Delete an inbox with its messages, their emails and files (tenant-level key) */
   "DELETE /api/v1/inboxes/{inboxId}": {
@@ -850,6 +895,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Link a webhook (webhookId) or create and link one (url); linking again is idempotent */
@@ -887,7 +934,7 @@ export interface Operations {
     body: never;
     response: void;
   };
-  /** List the messages of an inbox, newest first */
+  /** List the messages of an inbox, newest first (with afterId: the ones after it, oldest first) */
   "GET /api/v1/inboxes/{inboxId}/messages": {
     path: {
       inboxId: string;
@@ -897,6 +944,8 @@ export interface Operations {
       page?: number;
       /** Items per page (max 100) */
       perPage?: number;
+      /** Only messages received after this message of the inbox, oldest first (as on /messages/wait) */
+      afterId?: string;
     };
     body: never;
     response: {
@@ -906,6 +955,10 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
+      /** Same as hasNextPage */
+      hasMore: boolean;
     };
   };
   /** Get one inbox message */
@@ -953,6 +1006,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Add a chat-app incoming webhook or bot channel */
@@ -1031,6 +1086,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Resend a FAILED webhook or chat-app notification now */
@@ -1067,6 +1124,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Model Context Protocol over streamable HTTP (stateless, JSON responses); key in x-api-key or Authorization: Bearer */
@@ -1232,6 +1291,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Create a webhook (and with inboxId link it to that inbox); the response shows its signing secret once */
@@ -1333,6 +1394,8 @@ export interface Operations {
       totalItems: number;
       totalPages: number;
       hasNextPage: boolean;
+      /** Same as totalItems (the name the hosted service's SDK reads) */
+      total: number;
     };
   };
   /** Replace the signing secret; the response shows the new one once */

@@ -32,6 +32,7 @@ export class InboxesResource {
   create = (body: BodyOf<'POST /api/v1/inboxes'> = {}) => this.http.call('POST /api/v1/inboxes', { body });
   list = (query?: QueryOf<'GET /api/v1/inboxes'>) => this.http.call('GET /api/v1/inboxes', { query });
   get = (inboxId: string) => this.http.call('GET /api/v1/inboxes/{inboxId}', { path: { inboxId } });
+  update = (inboxId: string, body: BodyOf<'PATCH /api/v1/inboxes/{inboxId}'>) => this.http.call('PATCH /api/v1/inboxes/{inboxId}', { path: { inboxId }, body });
   delete = (inboxId: string) => this.http.call('DELETE /api/v1/inboxes/{inboxId}', { path: { inboxId } });
 
   readonly messages = {

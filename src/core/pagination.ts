@@ -6,6 +6,8 @@ export interface Page<T> {
   totalItems: number;
   totalPages: number;
   hasNextPage: boolean;
+  /** Same as totalItems, for clients of the hosted service's SDK, which read `total`. */
+  total: number;
 }
 
 export interface PageRequest {
@@ -26,5 +28,6 @@ export function makePage<T>(data: T[], totalItems: number, request: PageRequest)
     totalItems,
     totalPages,
     hasNextPage: request.page < totalPages,
+    total: totalItems,
   };
 }

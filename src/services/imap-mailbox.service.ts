@@ -68,7 +68,7 @@ export class ImapMailboxService {
     this.byIp = new LoginThrottle(options.failuresPerIp, FAILURE_WINDOW_MS);
   }
 
-  /** Username: the inbox address (any case); password: an active, unexpired key with the imap scope bound to it. */
+  /** Username: the inbox address or one of its aliases (any case); password: an active, unexpired key with the imap scope bound to it. */
   async login(username: string, password: string, remoteIp: string): Promise<ImapIdentity> {
     const address = username.trim().toLowerCase();
     if (this.byAddress.blocked(address) || this.byIp.blocked(remoteIp)) {
@@ -96,7 +96,7 @@ export class ImapMailboxService {
     const inbox = await this.inboxes.getRecordOrThrow(caller, caller.inboxId).catch((error: unknown) => {
       throw error instanceof NotFoundError ? authFailed() : error;
     });
-    if (inbox.address.toLowerCase() !== address) throw authFailed();
+    if (inbox.address.toLowerCase() !== address && !inbox.aliases.includes(address)) throw authFailed();
     return {
       caller,
       inboxId: inbox.id,

@@ -23,9 +23,11 @@ export class InboxMessageService {
     private readonly waiters: MessageWaiters,
   ) {}
 
-  async list(caller: Caller, inboxId: string, request: PageRequest): Promise<Page<InboxMessageRecord>> {
+  /** Newest first; with afterId, the messages received after that one, oldest first (as /wait). */
+  async list(caller: Caller, inboxId: string, request: PageRequest & { afterId?: string }): Promise<Page<InboxMessageRecord>> {
     await this.inboxes.getRecordOrThrow(caller, inboxId);
-    return this.repos.inboxMessages.list(inboxId, request);
+    const afterUid = await this.afterUid(inboxId, request.afterId);
+    return this.repos.inboxMessages.list(inboxId, { page: request.page, perPage: request.perPage, afterUid });
   }
 
   async getOrThrow(caller: Caller, inboxId: string, messageId: string): Promise<InboxMessageRecord> {

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { canSeeEnvironment, type Caller } from '../core/api-key.js';
-import { InvalidInputError, NotFoundError } from '../core/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors.js';
 import { collisionSuffix, generatePrefix, prefixProblem } from '../core/inbox-address.js';
 import { makePage, type Page, type PageRequest } from '../core/pagination.js';
 import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
-import type { InboxRecord, InboxStats } from '../adapters/db/repositories/inbox.repository.js';
+import type { InboxChanges, InboxRecord, InboxStats } from '../adapters/db/repositories/inbox.repository.js';
 import type { Environment } from '../adapters/db/repositories/tenant.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { EventBus } from '../ports/event-bus.js';
 import { PRODUCTION_SLUG } from './tenant.service.js';
+import { normaliseAliases } from './inbox-aliases.js';
 
 export interface CreateInboxInput {
   prefix?: string;
@@ -18,7 +19,11 @@ export interface CreateInboxInput {
   environmentId?: string;
   tags?: string[];
   ttlSeconds?: number;
+  aliases?: string[];
 }
+
+/** PATCH /inboxes/:id: each field given replaces the current value. */
+export type UpdateInboxInput = InboxChanges;
 
 /** The Inbox object of spec 2.5. */
 export interface InboxView {
@@ -26,6 +31,7 @@ export interface InboxView {
   address: string;
   addressPrefix: string;
   name: string | null;
+  aliases: string[];
   tags: string[];
   expiresAt: string | null;
   active: boolean;
@@ -87,7 +93,9 @@ export class InboxService {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const prefix = attempt === 0 ? base : `${base.slice(0, 59)}${collisionSuffix()}`;
       const address = `${prefix}@${domain.domain}`;
-      if (await this.repos.inboxes.addressTaken(address)) continue;
+      if (await this.addressTaken(address)) continue;
+      const aliases = normaliseAliases(input.aliases ?? [], { address, domain: domain.domain });
+      await this.assertAliasesFree(aliases, undefined);
       const record: InboxRecord = {
         id: randomUUID(),
         tenantId: caller.tenantId,
@@ -97,16 +105,18 @@ export class InboxService {
         addressPrefix: prefix,
         address,
         name: input.name ?? null,
+        aliases,
         tags: [...new Set(input.tags ?? [])],
         expiresAt: input.ttlSeconds === undefined ? null : new Date(now + input.ttlSeconds * 1000).toISOString(),
         active: true,
         createdAt: new Date(now).toISOString(),
       };
       try {
-        await this.repos.inboxes.insert(record);
+        await this.unitOfWork((repos) => repos.inboxes.insert(record));
       } catch (error) {
         // Another request took the address between the check and the insert: try the next suffix.
-        if (await this.repos.inboxes.addressTaken(address)) continue;
+        if (await this.addressTaken(address)) continue;
+        await this.assertAliasesFree(aliases, undefined);
         throw error;
       }
       return toView(record, environment, 0);
@@ -159,6 +169,32 @@ export class InboxService {
     return { ...toView(inbox, environment, stats.messageCount), stats };
   }
 
+  /**
+   * PATCH /inboxes/:id (tenant-level keys only, enforced by the transport). An inactive inbox
+   * refuses new mail at RCPT TO and keeps its messages.
+   */
+  async update(caller: Caller, inboxId: string, input: UpdateInboxInput): Promise<InboxView> {
+    const inbox = await this.getRecordOrThrow(caller, inboxId);
+    const changes: InboxChanges = {
+      ...(input.aliases === undefined ? {} : { aliases: normaliseAliases(input.aliases, inbox) }),
+      ...(input.tags === undefined ? {} : { tags: [...new Set(input.tags)] }),
+      ...(input.active === undefined ? {} : { active: input.active }),
+    };
+    if (changes.aliases !== undefined) await this.assertAliasesFree(changes.aliases, inbox.id);
+    try {
+      await this.unitOfWork((repos) => repos.inboxes.update(caller.tenantId, inbox.id, changes));
+    } catch (error) {
+      // Another request took one of the aliases between the check and the write.
+      if (changes.aliases !== undefined) await this.assertAliasesFree(changes.aliases, inbox.id);
+      throw error;
+    }
+    const [environment, counts] = await Promise.all([
+      this.repos.tenants.getEnvironment(inbox.tenantId, inbox.environmentId),
+      this.repos.inboxes.countMessagesOf([inbox.id]),
+    ]);
+    return toView({ ...inbox, ...changes }, environment, counts.get(inbox.id) ?? 0);
+  }
+
   /** DELETE /inboxes/:id (tenant-level keys only, enforced by the transport). */
   async delete(caller: Caller, inboxId: string): Promise<void> {
     const inbox = await this.repos.inboxes.get(caller.tenantId, inboxId);
@@ -189,6 +225,20 @@ export class InboxService {
         .catch(this.onBackgroundError);
     }
     return true;
+  }
+
+  private async addressTaken(address: string): Promise<boolean> {
+    return (await this.repos.inboxes.ownerOfAddress(address)) !== undefined;
+  }
+
+  /** Aliases are unique like addresses: one that is another inbox's address or alias is a 409. */
+  private async assertAliasesFree(aliases: readonly string[], ownInboxId: string | undefined): Promise<void> {
+    for (const [index, alias] of aliases.entries()) {
+      const owner = await this.repos.inboxes.ownerOfAddress(alias);
+      if (owner !== undefined && owner !== ownInboxId) {
+        throw new ConflictError('ALIAS_TAKEN', `${alias} is already the address or an alias of an inbox`, { field: `aliases.${index}` });
+      }
+    }
   }
 
   private async environmentFor(caller: Caller, environmentId: string | undefined): Promise<Environment> {
@@ -228,6 +278,7 @@ function toView(record: InboxRecord, environment: Environment | undefined, messa
     address: record.address,
     addressPrefix: record.addressPrefix,
     name: record.name,
+    aliases: record.aliases,
     tags: record.tags,
     expiresAt: record.expiresAt,
     active: record.active,

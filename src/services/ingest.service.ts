@@ -13,6 +13,7 @@ import type { ParsedMessage } from '../ports/mime-parser.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 import { SERVICE_PLACEMENTS, type BlobPlacements, type EmailBlobPlacement } from './blob-placement.js';
 import type { Delivery } from './recipient.service.js';
+import { toExtractedView } from './extracted-view.js';
 
 /** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
 export interface IncomingMessage {
@@ -166,9 +167,9 @@ export class IngestService {
       createdAt: receivedAt,
       updatedAt: receivedAt,
     };
-    const inboxMessages = deliveries
-      .filter((d): d is Delivery & { inboxId: string } => d.inboxId !== null)
-      .map((d) => ({ id: randomUUID(), inboxId: d.inboxId, emailId, tenantId, extracted, createdAt: receivedAt }));
+    // One message per inbox, even when the mail named its address and an alias.
+    const inboxIds = new Set(deliveries.flatMap((d) => (d.inboxId === null ? [] : [d.inboxId])));
+    const inboxMessages = [...inboxIds].map((inboxId) => ({ id: randomUUID(), inboxId, emailId, tenantId, extracted, createdAt: receivedAt }));
     return {
       raw: message.raw,
       item: {
@@ -286,7 +287,7 @@ export class IngestService {
             environmentId: email.environmentId,
             inboxId: m.inboxId,
             timestamp: email.createdAt,
-            data: { inboxId: m.inboxId, messageId: m.id, emailId: email.id, from: email.from, subject: email.subject, extracted: m.extracted },
+            data: { inboxId: m.inboxId, messageId: m.id, emailId: email.id, from: email.from, subject: email.subject, extracted: toExtractedView(m.extracted) },
           }),
         ),
       ];

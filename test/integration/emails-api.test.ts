@@ -11,7 +11,7 @@ warnIfPostgresSkipped();
 
 const ERROR_KEYS = ['code', 'error', 'message', 'statusCode'];
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const PAGE_KEYS = ['currentPage', 'data', 'hasNextPage', 'perPage', 'totalItems', 'totalPages'];
+const PAGE_KEYS = ['currentPage', 'data', 'hasNextPage', 'perPage', 'total', 'totalItems', 'totalPages'];
 
 interface Listed {
   id: string;

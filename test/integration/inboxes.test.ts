@@ -172,7 +172,8 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
         codes: ['748291'],
         magicLink: 'https://app.acme.test/verify-email?token=Zk3pQ9wX7vL2mN8rT4yB',
       });
-      expect(message.extracted.links).toEqual([
+      expect(message.extracted.links).toEqual(['https://app.acme.test/verify-email?token=Zk3pQ9wX7vL2mN8rT4yB', 'https://acme.test/unsubscribe?u=8812']);
+      expect(message.extracted.linkDetails).toEqual([
         { url: 'https://app.acme.test/verify-email?token=Zk3pQ9wX7vL2mN8rT4yB', text: 'confirm your email address', kind: 'verification' },
         { url: 'https://acme.test/unsubscribe?u=8812', text: 'Unsubscribe', kind: 'unsubscribe' },
       ]);

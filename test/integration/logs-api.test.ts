@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 warnIfPostgresSkipped();
 
-const PAGE_KEYS = ['currentPage', 'data', 'hasNextPage', 'perPage', 'totalItems', 'totalPages'];
+const PAGE_KEYS = ['currentPage', 'data', 'hasNextPage', 'perPage', 'total', 'totalItems', 'totalPages'];
 const ENTRY_KEYS = ['createdAt', 'emailId', 'environmentId', 'id', 'message', 'metadata', 'status', 'type'];
 
 describe.each(TEST_DIALECTS)('activity log API (%s)', (dialect) => {

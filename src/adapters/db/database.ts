@@ -14,6 +14,7 @@ import * as m0008 from './migrations/0008-email-sort-indexes.js';
 import * as m0011 from './migrations/0011-users.js';
 import * as m0012 from './migrations/0012-custom-storage.js';
 import * as m0013 from './migrations/0013-operations.js';
+import * as m0019 from './migrations/0019-inbox-aliases.js';
 import * as m0021 from './migrations/0021-inbox-names.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011-users': m0011,
   '0012-custom-storage': m0012,
   '0013-operations': m0013,
+  '0019-inbox-aliases': m0019,
   '0021-inbox-names': m0021,
 };
 

@@ -66,9 +66,17 @@ export interface InboxesTable {
   /** Display name (migration 0021); null when none was given. */
   name: string | null;
   tags: string;
+  /** JSON array of the inbox's alias addresses (inbox_aliases holds the same, one row each). */
+  aliases: string;
   expires_at: string | null;
   active: number;
   created_at: string;
+}
+
+export interface InboxAliasesTable {
+  address: string;
+  inbox_id: string;
+  tenant_id: string;
 }
 
 export interface EmailsTable {
@@ -255,6 +263,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   domains: DomainsTable;
   inboxes: InboxesTable;
+  inbox_aliases: InboxAliasesTable;
   emails: EmailsTable;
   attachments: AttachmentsTable;
   inbox_messages: InboxMessagesTable;

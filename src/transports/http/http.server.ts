@@ -10,6 +10,7 @@ import { registerConnectionLimit } from './plugins/connection-limit.js';
 import { registerEnvironmentScope } from './plugins/environment-scope.js';
 import { collectRouteTable, documentPublicRoutes } from './plugins/route-table.js';
 import { acceptEmptyJsonBodies } from './plugins/json-body.js';
+import { registerQueryParams } from './plugins/query-params.js';
 import { registerOperations, type OperationsOptions } from './plugins/operations.js';
 import { frameworkErrorReply, registerErrorHandler } from './plugins/error-handler.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -60,7 +61,9 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     keepAliveTimeout: 72_000,
     requestTimeout: 120_000,
     frameworkErrors: frameworkErrorReply,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    // Bodies are taken as sent (a string is not an array of one); query strings are converted
+    // explicitly, per declared type, by plugins/query-params.ts.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true } },
     // Our pino instance is wider than FastifyBaseLogger; the routes only need the base instance type.
   }) as unknown as FastifyInstance;
 
@@ -98,6 +101,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     async (api) => {
       registerAuth(api, options.services.auth, options.services.accounts);
       registerEnvironmentScope(api, API_PREFIX);
+      registerQueryParams(api);
       if (options.rateLimit !== undefined) await registerRateLimit(api, options.rateLimit);
       api.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       registerApiRoutes(api, options.services);

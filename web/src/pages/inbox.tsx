@@ -84,9 +84,9 @@ function MessageCard({ message }: { message: InboxMessage }) {
           <CopyButton value={code} label="Copy code" />
         </div>
       ) : null}
-      {extracted.links.length > 0 ? (
+      {extracted.linkDetails.length > 0 ? (
         <ul class="links">
-          {extracted.links.slice(0, 5).map((link) => (
+          {extracted.linkDetails.slice(0, 5).map((link) => (
             <li key={link.url}>
               <span class="tag">{link.kind}</span>
               <a href={link.url} target="_blank" rel="noopener noreferrer" class="big-link">
@@ -97,7 +97,7 @@ function MessageCard({ message }: { message: InboxMessage }) {
           ))}
         </ul>
       ) : null}
-      {!code && extracted.links.length === 0 ? <p class="snippet">{message.textBody.slice(0, 300)}</p> : null}
+      {!code && extracted.linkDetails.length === 0 ? <p class="snippet">{message.textBody.slice(0, 300)}</p> : null}
     </article>
   );
 }

@@ -54,6 +54,20 @@ function afterKeyset(after: EmailKeyset) {
   return sql<SqlBool>`(${sortKey(after.field)}, ${sql.ref('emails.id')}) ${comparison} (${value}, ${after.id})`;
 }
 
+/** The attachments' metadata of these emails, in message order, by email id (one query). */
+export async function attachmentsOf(db: Kysely<Database>, emailIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
+  const byEmail = new Map<string, AttachmentMeta[]>();
+  if (emailIds.length === 0) return byEmail;
+  const rows = await db.selectFrom('attachments').selectAll().where('email_id', 'in', emailIds).orderBy('position').execute();
+  for (const row of rows) {
+    const { blobKey: _blobKey, ...meta } = toAttachment(row);
+    const list = byEmail.get(row.email_id) ?? [];
+    list.push(meta);
+    byEmail.set(row.email_id, list);
+  }
+  return byEmail;
+}
+
 /** Columns for list and get: everything but the bodies and headers, which can be large. */
 const SUMMARY_COLUMNS = [
   'id', 'tenant_id', 'environment_id', 'base_email_id', 'message_id', 'from_address', 'to_json', 'cc_json', 'bcc_json',
@@ -274,16 +288,7 @@ export class EmailRepository {
     return query;
   }
 
-  private async attachmentsOf(emailIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
-    const byEmail = new Map<string, AttachmentMeta[]>();
-    if (emailIds.length === 0) return byEmail;
-    const rows = await this.db.selectFrom('attachments').selectAll().where('email_id', 'in', emailIds).orderBy('position').execute();
-    for (const row of rows) {
-      const { blobKey: _blobKey, ...meta } = toAttachment(row);
-      const list = byEmail.get(row.email_id) ?? [];
-      list.push(meta);
-      byEmail.set(row.email_id, list);
-    }
-    return byEmail;
+  private attachmentsOf(emailIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
+    return attachmentsOf(this.db, emailIds);
   }
 }

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
+import { addressParser } from 'postal-mime';
+import type { AttachmentMeta } from '../../../core/email.js';
 import type { Extracted } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson } from '../sql.js';
+import { attachmentsOf } from './email.repository.js';
 
 /** An inbox message (spec 2.6) joined with the stored email it points at. */
 export interface InboxMessageRecord {
@@ -11,9 +14,15 @@ export interface InboxMessageRecord {
   inboxId: string;
   emailId: string;
   from: string;
+  /** The sender's display name (decoded), '' when the From header has none. */
+  fromName: string;
   to: string[];
   subject: string;
   textBody: string | null;
+  htmlBody: string | null;
+  /** Header name (lower-case) → value; repeated headers joined with a newline. */
+  headers: Record<string, string>;
+  attachments: AttachmentMeta[];
   read: boolean;
   extracted: Extracted;
   createdAt: string;
@@ -23,6 +32,11 @@ export interface MessageMatch {
   subject?: string;
   from?: string;
   /** Only messages stored after the message with this uid. */
+  afterUid?: number;
+}
+
+/** A page of messages, newest first, or (afterUid) the messages after one, oldest first. */
+export interface MessageListRequest extends PageRequest {
   afterUid?: number;
 }
 
@@ -37,6 +51,8 @@ const COLUMNS = [
   'emails.to_json',
   'emails.subject',
   'emails.text_body',
+  'emails.html_body',
+  'emails.headers_json',
   'emails.read',
 ] as const;
 
@@ -51,22 +67,33 @@ type JoinedRow = {
   to_json: string;
   subject: string;
   text_body: string | null;
+  html_body: string | null;
+  headers_json: string;
   read: number;
 };
 
-const toRecord = (row: JoinedRow): InboxMessageRecord => ({
-  id: row.id,
-  uid: Number(row.uid),
-  inboxId: row.inbox_id,
-  emailId: row.email_id,
-  from: row.from_address,
-  to: parseJson<string[]>(row.to_json),
-  subject: row.subject,
-  textBody: row.text_body,
-  read: fromFlag(row.read),
-  extracted: parseJson<Extracted>(row.extracted_json),
-  createdAt: row.created_at,
-});
+const displayNameOf = (from: string | undefined): string => (from === undefined ? '' : (addressParser(from)[0]?.name ?? ''));
+
+const toRecord = (row: JoinedRow, attachments: Map<string, AttachmentMeta[]>): InboxMessageRecord => {
+  const headers = parseJson<Record<string, string>>(row.headers_json);
+  return {
+    id: row.id,
+    uid: Number(row.uid),
+    inboxId: row.inbox_id,
+    emailId: row.email_id,
+    from: row.from_address,
+    fromName: displayNameOf(headers.from),
+    to: parseJson<string[]>(row.to_json),
+    subject: row.subject,
+    textBody: row.text_body,
+    htmlBody: row.html_body,
+    headers,
+    attachments: attachments.get(row.email_id) ?? [],
+    read: fromFlag(row.read),
+    extracted: parseJson<Extracted>(row.extracted_json),
+    createdAt: row.created_at,
+  };
+};
 
 /** Reads of an inbox's messages; `uid` (the global ascending sequence) orders them by arrival. */
 export class InboxMessageRepository {
@@ -79,22 +106,30 @@ export class InboxMessageRepository {
       .where('inbox_messages.inbox_id', '=', inboxId);
   }
 
-  /** Newest first. */
-  async list(inboxId: string, request: PageRequest): Promise<Page<InboxMessageRecord>> {
-    const [rows, count] = await Promise.all([
-      this.joined(inboxId).select(COLUMNS).orderBy('inbox_messages.uid', 'desc').limit(request.perPage).offset(offsetOf(request)).execute(),
-      this.db
-        .selectFrom('inbox_messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('inbox_id', '=', inboxId)
-        .executeTakeFirstOrThrow(),
+  private async toRecords(rows: JoinedRow[]): Promise<InboxMessageRecord[]> {
+    const attachments = await attachmentsOf(this.db, rows.map((row) => row.email_id));
+    return rows.map((row) => toRecord(row, attachments));
+  }
+
+  /** Newest first; with afterUid, only the messages after that one, oldest first (as /wait reads them). */
+  async list(inboxId: string, request: MessageListRequest): Promise<Page<InboxMessageRecord>> {
+    const after = request.afterUid;
+    let rows = this.joined(inboxId).select(COLUMNS);
+    let count = this.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('inbox_id', '=', inboxId);
+    if (after !== undefined) {
+      rows = rows.where('inbox_messages.uid', '>', after);
+      count = count.where('uid', '>', after);
+    }
+    const [found, total] = await Promise.all([
+      rows.orderBy('inbox_messages.uid', after === undefined ? 'desc' : 'asc').limit(request.perPage).offset(offsetOf(request)).execute(),
+      count.executeTakeFirstOrThrow(),
     ]);
-    return makePage(rows.map(toRecord), Number(count.n), request);
+    return makePage(await this.toRecords(found), Number(total.n), request);
   }
 
   async get(inboxId: string, messageId: string): Promise<InboxMessageRecord | undefined> {
     const row = await this.joined(inboxId).select(COLUMNS).where('inbox_messages.id', '=', messageId).executeTakeFirst();
-    return row && toRecord(row);
+    return row && (await this.toRecords([row]))[0];
   }
 
   async getUid(inboxId: string, messageId: string): Promise<number | undefined> {
@@ -114,6 +149,6 @@ export class InboxMessageRepository {
     if (match.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', match.subject));
     if (match.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', match.from));
     const row = await query.orderBy('inbox_messages.uid', 'asc').limit(1).executeTakeFirst();
-    return row && toRecord(row);
+    return row && (await this.toRecords([row]))[0];
   }
 }

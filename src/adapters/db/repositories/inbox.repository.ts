@@ -12,6 +12,8 @@ export interface InboxRecord {
   addressPrefix: string;
   address: string;
   name: string | null;
+  /** Extra addresses of this inbox, on its domain (lower-cased, full addresses). */
+  aliases: string[];
   tags: string[];
   expiresAt: string | null;
   active: boolean;
@@ -35,6 +37,13 @@ export interface InboxStats {
   unreadCount: number;
   lastMessageAt: string | null;
   sizeBytes: number;
+}
+
+/** What PATCH /inboxes/:id may change. */
+export interface InboxChanges {
+  aliases?: string[];
+  tags?: string[];
+  active?: boolean;
 }
 
 /** What deleting an inbox removed: the emails no other inbox referenced, and their blob keys. */
@@ -63,6 +72,7 @@ export const toInboxRecord = (row: Row): InboxRecord => ({
   addressPrefix: row.address_prefix,
   address: row.address,
   name: row.name,
+  aliases: parseJson<string[]>(row.aliases),
   tags: parseJson<string[]>(row.tags),
   expiresAt: row.expires_at,
   active: fromFlag(row.active),
@@ -72,6 +82,7 @@ export const toInboxRecord = (row: Row): InboxRecord => ({
 export class InboxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Inserts the inbox with its alias rows; run it inside a unit of work. */
   async insert(inbox: InboxRecord): Promise<void> {
     await this.db
       .insertInto('inboxes')
@@ -84,11 +95,37 @@ export class InboxRepository {
         address_prefix: inbox.addressPrefix,
         address: inbox.address,
         name: inbox.name,
+        aliases: JSON.stringify(inbox.aliases),
         tags: JSON.stringify(inbox.tags),
         expires_at: inbox.expiresAt,
         active: toFlag(inbox.active),
         created_at: inbox.createdAt,
       })
+      .execute();
+    await this.insertAliases(inbox.tenantId, inbox.id, inbox.aliases);
+  }
+
+  /** Applies the changes (aliases replace the old list); run it inside a unit of work. */
+  async update(tenantId: string, inboxId: string, changes: InboxChanges): Promise<void> {
+    const columns = {
+      ...(changes.aliases === undefined ? {} : { aliases: JSON.stringify(changes.aliases) }),
+      ...(changes.tags === undefined ? {} : { tags: JSON.stringify(changes.tags) }),
+      ...(changes.active === undefined ? {} : { active: toFlag(changes.active) }),
+    };
+    if (Object.keys(columns).length > 0) {
+      await this.db.updateTable('inboxes').set(columns).where('tenant_id', '=', tenantId).where('id', '=', inboxId).execute();
+    }
+    if (changes.aliases !== undefined) {
+      await this.db.deleteFrom('inbox_aliases').where('inbox_id', '=', inboxId).execute();
+      await this.insertAliases(tenantId, inboxId, changes.aliases);
+    }
+  }
+
+  private async insertAliases(tenantId: string, inboxId: string, aliases: string[]): Promise<void> {
+    if (aliases.length === 0) return;
+    await this.db
+      .insertInto('inbox_aliases')
+      .values(aliases.map((address) => ({ address, inbox_id: inboxId, tenant_id: tenantId })))
       .execute();
   }
 
@@ -97,14 +134,28 @@ export class InboxRepository {
     return row && toInboxRecord(row);
   }
 
+  /** The inbox whose address this is, else the one whose alias it is. */
   async getByAddress(address: string): Promise<InboxRecord | undefined> {
-    const row = await this.db.selectFrom('inboxes').selectAll().where('address', '=', address.toLowerCase()).executeTakeFirst();
+    const wanted = address.toLowerCase();
+    const row =
+      (await this.db.selectFrom('inboxes').selectAll().where('address', '=', wanted).executeTakeFirst()) ??
+      (await this.db
+        .selectFrom('inboxes')
+        .selectAll()
+        .where('id', '=', (eb) => eb.selectFrom('inbox_aliases').select('inbox_id').where('address', '=', wanted))
+        .executeTakeFirst());
     return row && toInboxRecord(row);
   }
 
-  async addressTaken(address: string): Promise<boolean> {
-    const row = await this.db.selectFrom('inboxes').select('id').where('address', '=', address).executeTakeFirst();
-    return row !== undefined;
+  /** The id of the inbox that has this address or alias, if any. */
+  async ownerOfAddress(address: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('inboxes')
+      .select('id')
+      .where('address', '=', address)
+      .unionAll(this.db.selectFrom('inbox_aliases').select('inbox_id as id').where('address', '=', address))
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /**

@@ -70,7 +70,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(status).send(errorBody(status, error.code, error.message, error.details?.field as string | undefined));
     }
     if (error.validation !== undefined) {
-      const { field, message } = describeValidationError(error.validation);
+      const problem = describeValidationError(error.validation);
+      // A body that is not an object at all (`"x"`, `[]`) is named as a whole: `body`.
+      const part = error.validationContext;
+      const field = problem.field ?? part;
+      const message = problem.field === undefined && part !== undefined ? problem.message.replace(/^request /, `${part} `) : problem.message;
       return reply.status(400).send(errorBody(400, 'VALIDATION_ERROR', message, field));
     }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;

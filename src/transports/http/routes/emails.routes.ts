@@ -5,7 +5,7 @@ import type { EmailService } from '../../../services/email.service.js';
 import { InvalidInputError } from '../../../core/errors.js';
 import { IsoDate, Nullable, PageOf, errorResponses } from '../schemas/common.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
-import { attachmentDisposition } from './content-disposition.js';
+import { attachmentDisposition, safeContentType } from './content-disposition.js';
 
 const SortField = Type.Union(EMAIL_SORT_FIELDS.map((f) => Type.Literal(f)), { description: 'Sort key (default createdAt); from and subject sort case-insensitively' });
 const SortOrderSchema = Type.Union(SORT_ORDERS.map((o) => Type.Literal(o)), { description: 'Sort direction (default desc)' });
@@ -180,7 +180,7 @@ export function registerEmailRoutes(app: FastifyInstance, emails: EmailService):
       const { emailId, attachmentId } = request.params as { emailId: string; attachmentId: string };
       const { meta, stream } = await emails.attachmentOrThrow(request.caller, emailId, attachmentId);
       return reply
-        .header('content-type', meta.contentType)
+        .header('content-type', safeContentType(meta.contentType))
         .header('content-length', meta.size)
         .header('content-disposition', attachmentDisposition(meta.filename))
         .header('x-content-type-options', 'nosniff')

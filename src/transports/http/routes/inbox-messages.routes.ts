@@ -3,30 +3,32 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { InboxMessageService } from '../../../services/inbox-message.service.js';
 import { WAIT_TIMEOUT_MS } from '../../../services/inbox-message.service.js';
+import type { InboxMessageRecord } from '../../../adapters/db/repositories/inbox-message.repository.js';
 import { assertInboxAccess } from '../plugins/auth.js';
-import { PageOf, errorResponses } from '../schemas/common.js';
+import { MessagePageOf, errorResponses } from '../schemas/common.js';
 import { InboxIdParams } from '../schemas/inbox.js';
 import { InboxMessageSchema, MessageListQuery, MessageParams, WaitQuery, toInboxMessageView } from '../schemas/inbox-message.js';
 
 export function registerInboxMessageRoutes(app: FastifyInstance, messages: InboxMessageService): void {
   const tags = ['Inbox messages'];
   const config = { access: 'inbox' as const };
+  const view = (message: InboxMessageRecord) => toInboxMessageView(message, app.prefix);
 
   app.get('/inboxes/:inboxId/messages', {
     config,
     schema: {
       tags,
-      summary: 'List the messages of an inbox, newest first',
+      summary: 'List the messages of an inbox, newest first (with afterId: the ones after it, oldest first)',
       params: InboxIdParams,
       querystring: MessageListQuery,
-      response: { 200: PageOf(Type.Ref(InboxMessageSchema), 'InboxMessagePage'), ...errorResponses },
+      response: { 200: MessagePageOf(Type.Ref(InboxMessageSchema), 'InboxMessagePage'), ...errorResponses },
     },
     handler: async (request) => {
       const { inboxId } = request.params as Static<typeof InboxIdParams>;
       const query = request.query as Static<typeof MessageListQuery>;
       assertInboxAccess(request.caller, inboxId);
-      const page = await messages.list(request.caller, inboxId, { page: query.page ?? 1, perPage: query.perPage ?? 20 });
-      return { ...page, data: page.data.map(toInboxMessageView) };
+      const page = await messages.list(request.caller, inboxId, { page: query.page ?? 1, perPage: query.perPage ?? 20, afterId: query.afterId });
+      return { ...page, hasMore: page.hasNextPage, data: page.data.map(view) };
     },
   });
 
@@ -57,7 +59,7 @@ export function registerInboxMessageRoutes(app: FastifyInstance, messages: Inbox
           disconnected.signal,
         );
         if (message === undefined) return reply.status(204).send();
-        return toInboxMessageView(message);
+        return view(message);
       } finally {
         reply.raw.off('close', onClose);
       }
@@ -70,7 +72,7 @@ export function registerInboxMessageRoutes(app: FastifyInstance, messages: Inbox
     handler: async (request) => {
       const { inboxId, messageId } = request.params as Static<typeof MessageParams>;
       assertInboxAccess(request.caller, inboxId);
-      return toInboxMessageView(await messages.getOrThrow(request.caller, inboxId, messageId));
+      return view(await messages.getOrThrow(request.caller, inboxId, messageId));
     },
   });
 }

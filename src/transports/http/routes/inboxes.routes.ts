@@ -3,13 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { InboxService } from '../../../services/inbox.service.js';
 import { assertInboxAccess } from '../plugins/auth.js';
-import { PageOf, errorResponses } from '../schemas/common.js';
-import { CreateInboxBody, InboxDetailSchema, InboxIdParams, InboxListQuery, InboxSchema } from '../schemas/inbox.js';
+import { ErrorBody, PageOf, errorResponses } from '../schemas/common.js';
+import { CreateInboxBody, InboxDetailSchema, InboxIdParams, InboxListQuery, InboxSchema, UpdateInboxBody } from '../schemas/inbox.js';
 
 type ListQuery = Static<typeof InboxListQuery>;
-
-/** `?tags=a&tags=b` and `?tags=a,b` mean the same. */
-const splitTags = (tags: string[] | undefined) => tags?.flatMap((tag) => tag.split(',')).map((tag) => tag.trim()).filter((tag) => tag.length > 0);
 
 export function registerInboxRoutes(app: FastifyInstance, inboxes: InboxService): void {
   const tags = ['Inboxes'];
@@ -19,7 +16,7 @@ export function registerInboxRoutes(app: FastifyInstance, inboxes: InboxService)
       tags,
       summary: 'Create an inbox',
       body: Type.Optional(CreateInboxBody),
-      response: { 201: Type.Ref(InboxSchema), ...errorResponses },
+      response: { 201: Type.Ref(InboxSchema), 409: Type.Ref(ErrorBody, { description: 'An alias is already the address or an alias of an inbox' }), ...errorResponses },
     },
     handler: async (request, reply) => {
       const inbox = await inboxes.create(request.caller, (request.body ?? {}) as Static<typeof CreateInboxBody>);
@@ -39,7 +36,7 @@ export function registerInboxRoutes(app: FastifyInstance, inboxes: InboxService)
       const query = request.query as ListQuery;
       return inboxes.list(
         request.caller,
-        { environmentId: query.environmentId, domainId: query.domainId, tags: splitTags(query.tags), includeExpired: query.includeExpired },
+        { environmentId: query.environmentId, domainId: query.domainId, tags: query.tags, includeExpired: query.includeExpired },
         { page: query.page ?? 1, perPage: query.perPage ?? 20 },
       );
     },
@@ -52,6 +49,20 @@ export function registerInboxRoutes(app: FastifyInstance, inboxes: InboxService)
       const { inboxId } = request.params as Static<typeof InboxIdParams>;
       assertInboxAccess(request.caller, inboxId);
       return inboxes.getDetailOrThrow(request.caller, inboxId);
+    },
+  });
+
+  app.patch('/inboxes/:inboxId', {
+    schema: {
+      tags,
+      summary: "Change an inbox's aliases, tags or active flag (tenant-level key)",
+      params: InboxIdParams,
+      body: UpdateInboxBody,
+      response: { 200: Type.Ref(InboxSchema), 409: Type.Ref(ErrorBody, { description: 'An alias is already the address or an alias of an inbox' }), ...errorResponses },
+    },
+    handler: async (request) => {
+      const { inboxId } = request.params as Static<typeof InboxIdParams>;
+      return inboxes.update(request.caller, inboxId, request.body as Static<typeof UpdateInboxBody>);
     },
   });
 

@@ -24,19 +24,22 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const IsoDate = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The pagination envelope of spec 2.1. */
-export const PageOf = <T extends TSchema>(item: T, title: string) =>
-  Type.Object(
-    {
-      data: Type.Array(item),
-      currentPage: Type.Integer(),
-      perPage: Type.Integer(),
-      totalItems: Type.Integer(),
-      totalPages: Type.Integer(),
-      hasNextPage: Type.Boolean(),
-    },
-    { title },
-  );
+const PageFields = <T extends TSchema>(item: T) => ({
+  data: Type.Array(item),
+  currentPage: Type.Integer(),
+  perPage: Type.Integer(),
+  totalItems: Type.Integer(),
+  totalPages: Type.Integer(),
+  hasNextPage: Type.Boolean(),
+  total: Type.Integer({ description: 'Same as totalItems (the name the hosted service\'s SDK reads)' }),
+});
+
+/** The pagination envelope of spec 2.1, plus `total`. */
+export const PageOf = <T extends TSchema>(item: T, title: string) => Type.Object(PageFields(item), { title });
+
+/** The envelope of inbox message lists, which also carry `hasMore` (= hasNextPage) as the SDK reads it. */
+export const MessagePageOf = <T extends TSchema>(item: T, title: string) =>
+  Type.Object({ ...PageFields(item), hasMore: Type.Boolean({ description: 'Same as hasNextPage' }) }, { title });
 
 /** Keeps (page - 1) * perPage a safe SQL offset on both databases; no real list gets near it. */
 const MAX_PAGE = 1_000_000;

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_ALIASES } from '../../../services/inbox-aliases.js';
 import { IsoDate, Nullable, PageQuery } from './common.js';
+
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
+const Aliases = Type.Array(Type.String({ minLength: 1, maxLength: 254 }), {
+  maxItems: MAX_ALIASES,
+  description: `Up to ${MAX_ALIASES} extra addresses on the inbox's domain: a local part (\`sales\`) or a full address; unique like inbox addresses`,
+});
 
 export const InboxSchema = Type.Object(
   {
@@ -7,6 +14,7 @@ export const InboxSchema = Type.Object(
     address: Type.String(),
     addressPrefix: Type.String(),
     name: Nullable(Type.String({ description: 'Display name given at creation; null when none' })),
+    aliases: Type.Array(Type.String(), { description: 'Extra addresses of this inbox on its domain; mail to any of them lands here' }),
     tags: Type.Array(Type.String()),
     expiresAt: Nullable(IsoDate),
     active: Type.Boolean(),
@@ -27,10 +35,20 @@ export const CreateInboxBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A display name for the inbox; it does not change the address' })),
     domainId: Type.Optional(Type.String({ format: 'uuid' })),
     environmentId: Type.Optional(Type.String({ format: 'uuid' })),
-    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
+    tags: Type.Optional(Tags),
     ttlSeconds: Type.Optional(Type.Number({ description: '60 to 86400; the inbox and its messages are deleted after that many seconds' })),
+    aliases: Type.Optional(Aliases),
   },
   { additionalProperties: false },
+);
+
+export const UpdateInboxBody = Type.Object(
+  {
+    aliases: Type.Optional(Aliases),
+    tags: Type.Optional(Tags),
+    active: Type.Optional(Type.Boolean({ description: 'false: mail to the inbox is refused (550) and its messages are kept; true: it receives again' })),
+  },
+  { additionalProperties: false, description: 'Each field given replaces the current value; fields left out stay as they are' },
 );
 
 export const InboxStatsSchema = Type.Object({
