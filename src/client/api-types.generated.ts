@@ -110,7 +110,6 @@ export type InboxMessage = {
   /** Parsed text body (the visible text of the HTML body when there is no text part) */
   textBody: string;
   read: boolean;
-  /** Auth artefacts found at ingest; see docs/inboxes.md */
   extracted: {
     otp: string | null;
     verificationCode: string | null;
@@ -123,7 +122,8 @@ export type InboxMessage = {
     /** Every code found, in reading order */
     codes: Array<string>;
     magicLink: string | null;
-  };
+  } | null;
+  extractionSkipped: "time-budget" | null;
   createdAt: string;
 };
 

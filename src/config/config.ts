@@ -4,6 +4,8 @@ import type { RawEnv } from './env.js';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
+import { extractionSettings } from './extraction-settings.js';
+import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -52,6 +54,8 @@ export interface AppConfig {
   storage: StorageSettings;
   /** docs/operations.md: roles, metrics, shutdown, retention. */
   operations: OperationsSettings;
+  /** docs/inboxes.md: the input cap and time budget of code and link extraction. */
+  extraction: ExtractionLimits;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -231,6 +235,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     accounts: accounts(env),
     storage: storageSettings(env, dataDir),
     operations: operationsSettings(env),
+    extraction: extractionSettings(env),
   };
   return Object.freeze(config);
 }

@@ -162,12 +162,13 @@ function previousLines(text: string, lineStart: number, count: number): string {
 }
 
 /** Every code in `text` (visible text: no markup), in reading order, each once. */
-export function findCodes(text: string): FoundCode[] {
+export function findCodes(text: string, checkpoint: () => void): FoundCode[] {
   const clean = text.replace(URLS_AND_ADDRESSES, ' ').replace(/\r\n?/g, '\n');
   // Most mail has no code word at all: skip the per-number work.
   if (clean.search(CODE_WORDS) === -1) return [];
   const found = new Map<string, FoundCode>();
   for (const candidate of candidates(clean)) {
+    checkpoint();
     const strength = strengthOf(clean, candidate);
     if (strength === 0 || (candidate.lowerCase && strength < 2)) continue;
     const existing = found.get(candidate.value);

@@ -6,12 +6,8 @@ import {
   UNSUBSCRIBE_WORDS,
   VERIFICATION_WORDS,
 } from './extract-words.js';
-import { decodeEntities, htmlToText } from './html-text.js';
+import type { HtmlReading } from './html-text.js';
 
-const ANCHOR = /<a\b([^>]*)>([\s\S]*?)<\/a\s*>/gi;
-const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
-const IMG_ALT = /<img\b[^>]*\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
-const INVISIBLE = /<!--[\s\S]*?-->|<(head|style|script|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi;
 const BARE_URL = /https?:\/\/[^\s<>"'`{}|\\^[\]]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?'")\]}>»]+$/;
 /** Text of an anchor that says nothing about where it goes. */
@@ -87,41 +83,44 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]+/i.test(url);
 }
 
-/** Visible text just around position [start, end) of the HTML, for "please <a>click here</a> to verify". */
-function contextAround(html: string, start: number, end: number): string {
-  const before = html.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/^[^<]*>/, '');
-  const after = html.slice(end, end + CONTEXT_CHARS * 3).replace(/<[^>]*$/, '');
-  return `${htmlToText(before).slice(-CONTEXT_CHARS)} ${htmlToText(after).slice(0, CONTEXT_CHARS)}`;
+/** Visible text just around an anchor, for "please <a>click here</a> to verify". */
+function contextAround(text: string, start: number, end: number): string {
+  const before = squash(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/\s+/g, ' ')).slice(-CONTEXT_CHARS);
+  return `${before} ${text.slice(end, end + CONTEXT_CHARS * 3).replace(/\s+/g, ' ').trim().slice(0, CONTEXT_CHARS)}`;
 }
 
 /** Anchors of the HTML body with their visible text (or image alt); CSS, scripts, pixels and comments are not links. */
-export function htmlLinks(html: string): ExtractedLink[] {
-  const visible = html.replace(INVISIBLE, ' ');
+export function htmlLinks(reading: HtmlReading, checkpoint: () => void): ExtractedLink[] {
   const links: ExtractedLink[] = [];
-  for (const match of visible.matchAll(ANCHOR)) {
-    const href = HREF.exec(match[1] ?? '');
-    const url = decodeEntities((href?.[1] ?? href?.[2] ?? href?.[3] ?? '').trim());
-    if (!isWebUrl(url)) continue;
-    const inner = match[2] ?? '';
-    const alt = IMG_ALT.exec(inner);
-    const text = squash(htmlToText(inner)) || squash(decodeEntities(alt?.[1] ?? alt?.[2] ?? ''));
-    const context = () => contextAround(visible, match.index, match.index + match[0].length);
-    links.push({ url, text, kind: classifyLink(url, text, context) });
+  for (const anchor of reading.anchors) {
+    checkpoint();
+    if (!isWebUrl(anchor.href)) continue;
+    const text = squash(anchor.text) || squash(anchor.alt);
+    links.push({ url: anchor.href, text, kind: classifyLink(anchor.href, text, () => contextAround(reading.text, anchor.start, anchor.end)) });
   }
   return links;
 }
 
-/** Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone. */
-export function textLinks(text: string): ExtractedLink[] {
+const LINK_LABEL_END = /[:\-–—>]+\s*$/;
+
+/**
+ * Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone.
+ * Only MAX_TEXT characters either side of a URL are read, so a line of many URLs stays linear.
+ */
+export function textLinks(text: string, checkpoint: () => void): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   lines.forEach((line, index) => {
+    const above = () => (lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '').slice(-MAX_TEXT * 2);
     for (const match of line.matchAll(BARE_URL)) {
+      checkpoint();
       const url = match[0].replace(TRAILING_PUNCTUATION, '');
-      const rest = squash(line.replace(match[0], ' ').replace(/[[\]()<>]/g, ' ').replace(/[:\-–—>]+\s*$/, ''));
-      const above = lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '';
-      const own = rest.length > 0 ? rest : squash(above.replace(BARE_URL, ' ').replace(/[:\-–—>]+\s*$/, ''));
-      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above} ${line}`) });
+      const start = match.index;
+      const end = start + match[0].length;
+      const near = `${line.slice(Math.max(0, start - MAX_TEXT), start)} ${line.slice(end, end + MAX_TEXT)}`;
+      const rest = squash(near.replace(/[[\]()<>]/g, ' ').replace(LINK_LABEL_END, ''));
+      const own = rest.length > 0 ? rest : squash(above().replace(BARE_URL, ' ').replace(LINK_LABEL_END, ''));
+      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above()} ${near}`) });
     }
   });
   return links;

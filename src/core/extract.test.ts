@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { extractArtefacts, type Extracted } from './extract.js';
+import { extractArtefacts, extractWithinBudget, type Extracted } from './extract.js';
 
 interface Expected {
   codes?: string[];
@@ -98,5 +98,28 @@ describe('extractArtefacts', () => {
     const started = performance.now();
     extractArtefacts(html.replace(/<[^>]+>/g, ' '), html);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it.each([
+    ['unterminated comments', '<!--'.repeat(100_000)],
+    ['unterminated scripts', '<script>'.repeat(50_000)],
+    ['unclosed anchors', '<a href="https://x.example/v?token=abcdefghijklmnop">'.repeat(8_000)],
+    ['bare angle brackets', '<'.repeat(400_000)],
+    ['unclosed tags', '<td'.repeat(130_000)],
+    ['unmatched closing tags', '</b>'.repeat(100_000)],
+    ['an entity that never ends', `&${'a'.repeat(400_000)}`],
+    ['URLs on one line', 'https://a.example/x '.repeat(20_000)],
+  ])('reads 400 KB of %s in linear time (issue 20: the old regexes took minutes)', (_name, hostile) => {
+    const started = performance.now();
+    extractArtefacts(hostile, hostile);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reads no further than the cap, and gives up past its time budget without throwing', () => {
+    const late = `${'x '.repeat(600)}Your code is 482913.`;
+    expect(extractArtefacts(late, null, { maxChars: 1024, budgetMs: 100 }).otp).toBeNull();
+    expect(extractArtefacts(late, null, { maxChars: 4096, budgetMs: 100 }).otp).toBe('482913');
+    const links = '<p><a href="https://app.example/verify?token=abcdef123456">verify</a></p>'.repeat(20_000);
+    expect(extractWithinBudget('', links, { maxChars: 2_000_000, budgetMs: 1 })).toEqual({ extracted: null, extractionSkipped: 'time-budget' });
   });
 });

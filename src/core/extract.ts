@@ -1,6 +1,6 @@
 import { findCodes, type FoundCode } from './extract-codes.js';
 import { htmlLinks, textLinks } from './extract-links.js';
-import { htmlToText } from './html-text.js';
+import { readHtml, tidyText } from './html-text.js';
 
 /** What a link is for, judged from its anchor text, its URL and the sentence around it. */
 export const LINK_KINDS = ['verification', 'magic-login', 'password-reset', 'unsubscribe', 'other'] as const;
@@ -25,9 +25,35 @@ export interface Extracted {
   magicLink: string | null;
 }
 
-/** Bodies beyond this are not scanned: auth mails are short, and ingest must stay fast on huge newsletters. */
-const MAX_SCANNED_CHARS = 100_000;
-const BLOCK_OPENING = /<(?:p|div|tr|li|h[1-6]|table|section|article|blockquote|pre|ul|ol)\b/gi;
+/** What extraction may spend on one message (docs/inboxes.md): input beyond maxChars is not read; past the budget it gives up. */
+export interface ExtractionLimits {
+  /** Characters of the text body and of the HTML body read, each. */
+  maxChars: number;
+  budgetMs: number;
+}
+
+export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { maxChars: 512 * 1024, budgetMs: 100 };
+
+/** Why a message has no `extracted`: its analysis ran out of time (the mail is stored all the same). */
+export type ExtractionSkipped = 'time-budget';
+
+/** Extraction's outcome as stored and served: `extracted` is null exactly when `extractionSkipped` says why. */
+export interface Extraction {
+  extracted: Extracted | null;
+  extractionSkipped: ExtractionSkipped | null;
+}
+
+class BudgetExceeded extends Error {}
+
+/** Throws BudgetExceeded once the deadline has passed; called between steps and inside per-candidate loops. */
+export type Checkpoint = () => void;
+
+function deadline(budgetMs: number): Checkpoint {
+  const end = performance.now() + budgetMs;
+  return () => {
+    if (performance.now() > end) throw new BudgetExceeded();
+  };
+}
 
 function best(codes: FoundCode[]): FoundCode | undefined {
   return codes.find((code) => code.strength === 2) ?? codes[0];
@@ -43,22 +69,19 @@ function uniqueByUrl(links: ExtractedLink[]): ExtractedLink[] {
   return [...seen.values()];
 }
 
-/**
- * Codes and links from the text body and the visible text and anchors of the HTML body. A pure
- * function of its input (it runs at ingest, possibly on a worker thread), linear in the input size.
- */
-export function extractArtefacts(text: string, html: string | null): Extracted {
-  const plain = (text ?? '').slice(0, MAX_SCANNED_CHARS);
-  // Line breaks in HTML source are spaces; block elements break lines where they open as well as where they close.
-  const markup = html?.slice(0, MAX_SCANNED_CHARS).replace(/\s+/g, ' ').replace(BLOCK_OPENING, '<br>$&') ?? '';
+function artefacts(text: string, html: string | null, limits: ExtractionLimits, checkpoint: Checkpoint): Extracted {
+  const plain = (text ?? '').slice(0, limits.maxChars);
+  const reading = html ? readHtml(html.slice(0, limits.maxChars), { sourceBreaks: false }) : undefined;
+  checkpoint();
   const found = new Map<string, FoundCode>();
-  for (const code of [...findCodes(plain), ...(markup ? findCodes(htmlToText(markup)) : [])]) {
+  for (const code of [...findCodes(plain, checkpoint), ...(reading ? findCodes(tidyText(reading.text), checkpoint) : [])]) {
     const known = found.get(code.value);
     if (known === undefined) found.set(code.value, code);
     else if (code.strength > known.strength) known.strength = code.strength;
   }
   const codes = [...found.values()];
-  const links = uniqueByUrl([...(markup ? htmlLinks(markup) : []), ...textLinks(plain)]);
+  checkpoint();
+  const links = uniqueByUrl([...(reading ? htmlLinks(reading, checkpoint) : []), ...textLinks(plain, checkpoint)]);
   return {
     otp: best(codes.filter((code) => code.numeric))?.value ?? null,
     verificationCode: best(codes)?.value ?? null,
@@ -66,4 +89,22 @@ export function extractArtefacts(text: string, html: string | null): Extracted {
     codes: codes.map((code) => code.value),
     magicLink: links.find((link) => link.kind === 'verification' || link.kind === 'magic-login')?.url ?? null,
   };
+}
+
+/**
+ * Codes and links from the text body and the visible text and anchors of the HTML body. A pure
+ * function of its input (it runs at ingest, possibly on a worker thread), linear in the input size.
+ */
+export function extractArtefacts(text: string, html: string | null, limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Extracted {
+  return artefacts(text, html, limits, () => {});
+}
+
+/** extractArtefacts within a time budget: when it runs out, no artefacts and the reason. */
+export function extractWithinBudget(text: string, html: string | null, limits: ExtractionLimits): Extraction {
+  try {
+    return { extracted: artefacts(text, html, limits, deadline(limits.budgetMs)), extractionSkipped: null };
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return { extracted: null, extractionSkipped: 'time-budget' };
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Extracted } from '../../../core/extract.js';
+import type { Extracted, Extraction, ExtractionSkipped } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson } from '../sql.js';
@@ -15,7 +15,8 @@ export interface InboxMessageRecord {
   subject: string;
   textBody: string | null;
   read: boolean;
-  extracted: Extracted;
+  extracted: Extracted | null;
+  extractionSkipped: ExtractionSkipped | null;
   createdAt: string;
 }
 
@@ -54,6 +55,11 @@ type JoinedRow = {
   read: number;
 };
 
+function readExtraction(json: string): Extraction {
+  const stored = parseJson<Extracted | { skipped: ExtractionSkipped }>(json);
+  return 'skipped' in stored ? { extracted: null, extractionSkipped: stored.skipped } : { extracted: stored, extractionSkipped: null };
+}
+
 const toRecord = (row: JoinedRow): InboxMessageRecord => ({
   id: row.id,
   uid: Number(row.uid),
@@ -64,7 +70,7 @@ const toRecord = (row: JoinedRow): InboxMessageRecord => ({
   subject: row.subject,
   textBody: row.text_body,
   read: fromFlag(row.read),
-  extracted: parseJson<Extracted>(row.extracted_json),
+  ...readExtraction(row.extracted_json),
   createdAt: row.created_at,
 });
 

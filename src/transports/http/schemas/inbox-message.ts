@@ -31,7 +31,12 @@ export const InboxMessageSchema = Type.Object(
     subject: Type.String(),
     textBody: Type.String({ description: 'Parsed text body (the visible text of the HTML body when there is no text part)' }),
     read: Type.Boolean(),
-    extracted: ExtractedSchema,
+    extracted: Nullable(ExtractedSchema),
+    extractionSkipped: Nullable(
+      Type.Union([Type.Literal('time-budget')], {
+        description: 'Why `extracted` is null: "time-budget" (extraction ran out of its time budget; the mail is stored all the same). null when extraction ran.',
+      }),
+    ),
     createdAt: IsoDate,
   },
   { $id: 'InboxMessage', title: 'InboxMessage' },
