@@ -117,7 +117,7 @@ export type InboxMessage = {
       url: string;
       /** Visible anchor text, or the text next to a bare URL */
       text: string;
-      kind: "verification" | "magic-login" | "password-reset" | "unsubscribe" | "other";
+      kind: "verification" | "magic-login" | "password-reset" | "email-change" | "account-unlock" | "set-password" | "invitation" | "account-update" | "unsubscribe" | "other";
     }>;
     /** Every code found, in reading order */
     codes: Array<string>;

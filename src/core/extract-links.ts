@@ -1,8 +1,13 @@
 import type { ExtractedLink, LinkKind } from './extract.js';
 import {
+  ACCOUNT_UNLOCK_WORDS,
+  ACCOUNT_UPDATE_WORDS,
+  EMAIL_CHANGE_WORDS,
+  INVITATION_WORDS,
   MAGIC_LOGIN_STRONG_WORDS,
   MAGIC_LOGIN_WORDS,
   PASSWORD_RESET_WORDS,
+  SET_PASSWORD_WORDS,
   UNSUBSCRIBE_WORDS,
   VERIFICATION_WORDS,
 } from './extract-words.js';
@@ -28,7 +33,8 @@ function carriesToken(url: URL): boolean {
 
 /** The words of a URL worth reading: its path, parameter names and short word-like values. */
 function urlWords(url: URL): string {
-  const words = [decodeURIComponentSafe(url.pathname).replace(/[/_.-]+/g, ' ')];
+  // Keycloak routes every action through /login-actions/: the path says nothing about this link's action.
+  const words = [decodeURIComponentSafe(url.pathname).replace(/login-actions|action-token/g, ' ').replace(/[/_.-]+/g, ' ')];
   for (const [key, value] of url.searchParams) {
     words.push(key.replace(/[_-]+/g, ' '));
     if (/^[a-z_-]{3,20}$/i.test(value)) words.push(value.replace(/[_-]+/g, ' '));
@@ -44,13 +50,22 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
+/** What each kind's words say, in the order they are asked: the more specific action first. */
+const KIND_WORDS: ReadonlyArray<readonly [LinkKind, RegExp]> = [
+  ['unsubscribe', UNSUBSCRIBE_WORDS],
+  ['email-change', EMAIL_CHANGE_WORDS],
+  ['account-unlock', ACCOUNT_UNLOCK_WORDS],
+  ['invitation', INVITATION_WORDS],
+  ['account-update', ACCOUNT_UPDATE_WORDS],
+  ['set-password', SET_PASSWORD_WORDS],
+  ['password-reset', PASSWORD_RESET_WORDS],
+  ['magic-login', MAGIC_LOGIN_STRONG_WORDS],
+  ['verification', VERIFICATION_WORDS],
+  ['magic-login', MAGIC_LOGIN_WORDS],
+];
+
 function kindOfWords(words: string): LinkKind | undefined {
-  if (UNSUBSCRIBE_WORDS.test(words)) return 'unsubscribe';
-  if (PASSWORD_RESET_WORDS.test(words)) return 'password-reset';
-  if (MAGIC_LOGIN_STRONG_WORDS.test(words)) return 'magic-login';
-  if (VERIFICATION_WORDS.test(words)) return 'verification';
-  if (MAGIC_LOGIN_WORDS.test(words)) return 'magic-login';
-  return undefined;
+  return KIND_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
 }
 
 /** The sentence around a link can tell a token link's purpose, never that it unsubscribes (footers list several links). */
@@ -68,10 +83,10 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
     return 'other';
   }
   const ownText = text.toLowerCase();
+  const own = GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText);
+  // A required-actions link may reset credentials among other things: the mail asks to update the account.
   const kind =
-    (GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText)) ??
-    kindOfWords(urlWords(url)) ??
-    contextKind(context);
+    own === 'password-reset' && contextKind(context) === 'account-update' ? 'account-update' : (own ?? kindOfWords(urlWords(url)) ?? contextKind(context));
   if (kind === undefined) return 'other';
   if (kind === 'unsubscribe' || carriesToken(url)) return kind;
   return 'other';

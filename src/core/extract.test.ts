@@ -117,9 +117,9 @@ describe('extractArtefacts', () => {
 
   it('reads no further than the cap, and gives up past its time budget without throwing', () => {
     const late = `${'x '.repeat(600)}Your code is 482913.`;
-    expect(extractArtefacts(late, null, { maxChars: 1024, budgetMs: 100 }).otp).toBeNull();
-    expect(extractArtefacts(late, null, { maxChars: 4096, budgetMs: 100 }).otp).toBe('482913');
+    expect(extractArtefacts(late, null, '', { maxChars: 1024, budgetMs: 100 }).otp).toBeNull();
+    expect(extractArtefacts(late, null, '', { maxChars: 4096, budgetMs: 100 }).otp).toBe('482913');
     const links = '<p><a href="https://app.example/verify?token=abcdef123456">verify</a></p>'.repeat(20_000);
-    expect(extractWithinBudget('', links, { maxChars: 2_000_000, budgetMs: 1 })).toEqual({ extracted: null, extractionSkipped: 'time-budget' });
+    expect(extractWithinBudget('', links, '', { maxChars: 2_000_000, budgetMs: 1 })).toEqual({ extracted: null, extractionSkipped: 'time-budget' });
   });
 });

@@ -3,7 +3,18 @@ import { htmlLinks, textLinks } from './extract-links.js';
 import { readHtml, tidyText } from './html-text.js';
 
 /** What a link is for, judged from its anchor text, its URL and the sentence around it. */
-export const LINK_KINDS = ['verification', 'magic-login', 'password-reset', 'unsubscribe', 'other'] as const;
+export const LINK_KINDS = [
+  'verification',
+  'magic-login',
+  'password-reset',
+  'email-change',
+  'account-unlock',
+  'set-password',
+  'invitation',
+  'account-update',
+  'unsubscribe',
+  'other',
+] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
 
 export interface ExtractedLink {
@@ -14,12 +25,12 @@ export interface ExtractedLink {
 
 /** Auth artefacts found in a message (spec 2.6; docs/inboxes.md describes the rules). */
 export interface Extracted {
-  /** The numeric code most likely meant to be typed in. */
+  /** The code a person would type: digits, letters or both, as confidently found (docs/inboxes.md). */
   otp: string | null;
-  /** The most likely code of any form (numeric or letters and digits). */
+  /** The most likely code of any form, also when only a weaker cue points at it. */
   verificationCode: string | null;
   links: ExtractedLink[];
-  /** Every code found, in reading order. */
+  /** Every code candidate, most confident first. */
   codes: string[];
   /** The first verification or magic-login link: the one a tester most likely wants to open. */
   magicLink: string | null;
@@ -45,6 +56,9 @@ export interface Extraction {
 
 class BudgetExceeded extends Error {}
 
+/** A subject is one line; longer ones are not a sender's subject line but an attack on the scanner. */
+const MAX_SUBJECT = 500;
+
 /** Throws BudgetExceeded once the deadline has passed; called between steps and inside per-candidate loops. */
 export type Checkpoint = () => void;
 
@@ -55,9 +69,8 @@ function deadline(budgetMs: number): Checkpoint {
   };
 }
 
-function best(codes: FoundCode[]): FoundCode | undefined {
-  return codes.find((code) => code.strength === 2) ?? codes[0];
-}
+/** Most confident first; reading order among equals (the sort is stable). */
+const byConfidence = (codes: FoundCode[]) => [...codes].sort((a, b) => b.strength - a.strength);
 
 function uniqueByUrl(links: ExtractedLink[]): ExtractedLink[] {
   const seen = new Map<string, ExtractedLink>();
@@ -69,22 +82,28 @@ function uniqueByUrl(links: ExtractedLink[]): ExtractedLink[] {
   return [...seen.values()];
 }
 
-function artefacts(text: string, html: string | null, limits: ExtractionLimits, checkpoint: Checkpoint): Extracted {
+function artefacts(text: string, html: string | null, subject: string, limits: ExtractionLimits, checkpoint: Checkpoint): Extracted {
   const plain = (text ?? '').slice(0, limits.maxChars);
   const reading = html ? readHtml(html.slice(0, limits.maxChars), { sourceBreaks: false }) : undefined;
   checkpoint();
   const found = new Map<string, FoundCode>();
-  for (const code of [...findCodes(plain, checkpoint), ...(reading ? findCodes(tidyText(reading.text), checkpoint) : [])]) {
+  const sources = [
+    findCodes(plain, [], checkpoint),
+    reading ? findCodes(tidyText(reading.text), reading.emphasised, checkpoint) : [],
+    findCodes(subject.slice(0, MAX_SUBJECT), [], checkpoint),
+  ];
+  for (const code of sources.flat()) {
     const known = found.get(code.value);
     if (known === undefined) found.set(code.value, code);
     else if (code.strength > known.strength) known.strength = code.strength;
   }
-  const codes = [...found.values()];
+  const codes = byConfidence([...found.values()]);
   checkpoint();
   const links = uniqueByUrl([...(reading ? htmlLinks(reading, checkpoint) : []), ...textLinks(plain, checkpoint)]);
+  const confident = codes.find((code) => code.strength === 2) ?? codes.find((code) => code.numeric);
   return {
-    otp: best(codes.filter((code) => code.numeric))?.value ?? null,
-    verificationCode: best(codes)?.value ?? null,
+    otp: confident?.value ?? null,
+    verificationCode: codes[0]?.value ?? null,
     links,
     codes: codes.map((code) => code.value),
     magicLink: links.find((link) => link.kind === 'verification' || link.kind === 'magic-login')?.url ?? null,
@@ -95,14 +114,14 @@ function artefacts(text: string, html: string | null, limits: ExtractionLimits, 
  * Codes and links from the text body and the visible text and anchors of the HTML body. A pure
  * function of its input (it runs at ingest, possibly on a worker thread), linear in the input size.
  */
-export function extractArtefacts(text: string, html: string | null, limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Extracted {
-  return artefacts(text, html, limits, () => {});
+export function extractArtefacts(text: string, html: string | null, subject = '', limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Extracted {
+  return artefacts(text, html, subject, limits, () => {});
 }
 
 /** extractArtefacts within a time budget: when it runs out, no artefacts and the reason. */
-export function extractWithinBudget(text: string, html: string | null, limits: ExtractionLimits): Extraction {
+export function extractWithinBudget(text: string, html: string | null, subject: string, limits: ExtractionLimits): Extraction {
   try {
-    return { extracted: artefacts(text, html, limits, deadline(limits.budgetMs)), extractionSkipped: null };
+    return { extracted: artefacts(text, html, subject, limits, deadline(limits.budgetMs)), extractionSkipped: null };
   } catch (error) {
     if (error instanceof BudgetExceeded) return { extracted: null, extractionSkipped: 'time-budget' };
     throw error;

@@ -14,7 +14,7 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
 
   async analyze(input: AuthenticationInput): Promise<MessageAnalysis> {
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
-    return { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, this.extractionLimits) };
+    return { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
   }
 
   async close(): Promise<void> {}
