@@ -18,7 +18,7 @@ const isYear = (value: string) => /^(19|20)\d\d$/.test(value);
 /** Digit runs joined by spaces, dashes or the punctuation of dates, times, prices and phones; judged as a whole. */
 const NUMBER_CLUSTER = /[+(]?\d+(?:[ \u00a0]?[-.,/:()][ \u00a0]?\d+|[ \u00a0]\d+)*/g;
 /** Letters and digits, optionally in dash-separated groups: X7K9-PQ2M, A1B2C3, 4hz9cm8r. */
-const TOKEN = /(?<![\p{L}\p{N}_@./\\-])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
+const TOKEN = /(?<![\p{L}\p{N}_@./\\#-])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
 /**
  * An address match may only start where a run of non-space characters starts, and its local part is
  * bounded (RFC 5321: 64 octets): otherwise every position inside a long run without spaces (base64,
@@ -65,7 +65,8 @@ function tokenCandidate(token: string): Omit<Candidate, 'start' | 'end'> | undef
   const digits = /\d/.test(bare);
   if (!digits && (bare.length < 5 || /[a-z]/.test(bare) || BUTTON_WORDS.test(bare))) return undefined;
   // Capitals and digits read as a code on their own; letters only, lower or mixed case, only where a code stands.
-  const plain = digits && !/[a-z]/.test(bare);
+  // Letters then up to three digits (UCM743, XR500) is also how models are named.
+  const plain = digits && !/[a-z]/.test(bare) && !/^[A-Z]+\d{1,3}$/.test(bare);
   return { value: token, numeric: false, needsStrongCue: !plain };
 }
 

@@ -212,8 +212,8 @@ export const NOT_CODE_WORDS = word(
 /** A keyword with these right after it is not about codes: "code postal", "código promocional", "code promo". */
 export const NOT_CODE_AFTER_KEYWORD = /^\s*(?:postal|promo\p{L}*|de (?:réduction|descuento|desconto|promo\p{L}*)|do cupom)/u;
 
-/** "is", "lautet", ":" and friends: the code follows the keyword directly. */
-export const STRONG_LEAD = new RegExp(`[:：]\\s*$|(?:为|是|は)\\s*$|(?<![${L}])(?:is|are|ist|lautet|est|es|é|será|sera|è|fala|—|–)\\s*[:]?\\s*$`, 'u');
+/** "is", "lautet", ":", "为", "は" or nothing at all ("use code X7K9"): the code follows the keyword directly. */
+export const STRONG_LEAD = new RegExp(`^\\s*$|[:：]\\s*$|(?:为|是|は)\\s*$|(?<![${L}])(?:is|are|ist|lautet|est|es|é|será|sera|è|fala|—|–)\\s*[:]?\\s*$`, 'u');
 
 /** Between a code and the keyword after it: "482913 is your Acme verification code", "482913 ist dein Code". */
 export const STRONG_TRAIL = new RegExp(

@@ -32,7 +32,8 @@ function expectedItems(expected: Expected): Set<string> {
   const verificationCode = expected.verificationCode ?? expected.otp;
   return new Set([
     ...(expected.codes ?? []).map((code) => `code:${code}`),
-    ...(expected.otp ? [`otp:${expected.otp}`] : []),
+    // otp is the code to type in any alphabet: entries that name only a verificationCode expect it as otp too.
+    ...(expected.otp ?? expected.verificationCode ? [`otp:${expected.otp ?? expected.verificationCode}`] : []),
     ...(verificationCode ? [`verificationCode:${verificationCode}`] : []),
     ...(expected.magicLink ? [`magicLink:${expected.magicLink}`] : []),
     ...(expected.links ?? []).map((link) => `link:${link.kind}:${link.url}`),
@@ -121,5 +122,31 @@ describe('extractArtefacts', () => {
     expect(extractArtefacts(late, null, '', { maxChars: 4096, budgetMs: 100 }).otp).toBe('482913');
     const links = '<p><a href="https://app.example/verify?token=abcdef123456">verify</a></p>'.repeat(20_000);
     expect(extractWithinBudget('', links, '', { maxChars: 2_000_000, budgetMs: 1 })).toEqual({ extracted: null, extractionSkipped: 'time-budget' });
+  });
+
+  it.each([
+    ['letters in groups', 'Your password reset code is listed below.\n\nHZCB-PLFG\n', 'HZCB-PLFG'],
+    ['capital letters', 'Your sign-in code is listed below.\n\nHJJKIB\n', 'HJJKIB'],
+    ['mixed case', 'Use code wRw8IrRO to sign in.', 'wRw8IrRO'],
+    ['letters then digits', 'Verification code: UCM743', 'UCM743'],
+    ['a Russian cue', 'Код для получения: 7391', '7391'],
+    ['a Japanese cue', '次のコードを入力してください。\n\n605218', '605218'],
+    ['a Chinese cue', '您的验证码为 482913，五分钟内有效。', '482913'],
+  ])('takes a code of any shape as otp: %s', (_name, text, otp) => {
+    expect(extractArtefacts(text, null).otp).toBe(otp);
+  });
+
+  it.each([
+    ['a colour', 'Your verification code theme colour is #FF5733.'],
+    ['a model number in prose', 'Enter the code shown on your ACME XR500 model to pair it.'],
+    ['capitalised words', 'Enter the code from the app.\n\nWELCOME TO ACME\n'],
+    ['a year, a price and a phone', 'Your code expires in 2026. Pay $1299 or call +1 415 555 0100 for a code.'],
+  ])('takes no code from %s', (_name, text) => {
+    expect(extractArtefacts(text, null).codes).toEqual([]);
+  });
+
+  it('reads a code set apart in HTML (bold, large or monospace type) and from the subject line', () => {
+    expect(extractArtefacts('', '<p>Use the code below to verify your identity.</p><p style="font-size:32px">K7PQ2X</p>').otp).toBe('K7PQ2X');
+    expect(extractArtefacts('', '<h2>Your verification code</h2><p>It expires shortly.</p>', '318452 is your verification code').otp).toBe('318452');
   });
 });

@@ -8,6 +8,8 @@ export interface CorpusMessage {
   name: string;
   file: string;
   lang: string;
+  /** Public corpus: where the template comes from. */
+  source?: { repo: string; path: string; commit: string; keys?: string[] };
   subject?: string;
   text?: string;
   html?: string;
