@@ -119,7 +119,7 @@ export type InboxMessage = {
       text: string;
       kind: "verification" | "magic-login" | "password-reset" | "email-change" | "account-unlock" | "set-password" | "invitation" | "account-update" | "unsubscribe" | "other";
     }>;
-    /** Every code found, in reading order */
+    /** Every code candidate, most confident first */
     codes: Array<string>;
     magicLink: string | null;
   } | null;

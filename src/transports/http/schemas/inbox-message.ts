@@ -6,7 +6,7 @@ import { IsoDate, Nullable, PageQuery } from './common.js';
 
 export const ExtractedSchema = Type.Object(
   {
-    otp: Nullable(Type.String({ description: 'The numeric one-time code most likely meant to be typed in' })),
+    otp: Nullable(Type.String({ description: 'The code a person would type (digits, letters or both), found with a strong cue' })),
     verificationCode: Nullable(Type.String({ description: 'The most likely code of any form (numeric or alphanumeric)' })),
     links: Type.Array(
       Type.Object({
@@ -15,7 +15,7 @@ export const ExtractedSchema = Type.Object(
         kind: Type.Union(LINK_KINDS.map((kind) => Type.Literal(kind))),
       }),
     ),
-    codes: Type.Array(Type.String(), { description: 'Every code found, in reading order' }),
+    codes: Type.Array(Type.String(), { description: 'Every code candidate, most confident first' }),
     magicLink: Nullable(Type.String({ description: 'The verification or magic-login link a tester most likely wants to open' })),
   },
   { title: 'Extracted', description: 'Auth artefacts found at ingest; see docs/inboxes.md' },
