@@ -67,7 +67,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_LOG_RETENTION_DAYS', default: '90', description: 'Activity log entries older than this are deleted by the retention sweeper; 0 keeps them forever.' },
   { name: 'MAILROOM_RETENTION_SWEEP_INTERVAL_MS', default: '600000', description: 'How often emails past their tenant\'s retention period and old activity logs are deleted (one node at a time).' },
   { name: 'MAILROOM_EXTRACTION_MAX_CHARS', default: '524288', description: 'Characters of the text body and of the HTML body, each, that code and link extraction reads; the rest of a longer body is not scanned.' },
-  { name: 'MAILROOM_EXTRACTION_BUDGET_MS', default: '100', description: 'Time extraction may spend on one message; past it the mail is stored with `extracted: null` and `extractionSkipped: "time-budget"`.' },
+  { name: 'MAILROOM_EXTRACTION_BUDGET_MS', default: '500', description: 'Time extraction may spend on one message; past it the mail is stored with `extracted: null` and `extractionSkipped: "time-budget"`.' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
 ] as const;
 

@@ -6,6 +6,6 @@ import type { RawEnv } from './env.js';
 export function extractionSettings(env: RawEnv): ExtractionLimits {
   return {
     maxChars: integer(env, 'MAILROOM_EXTRACTION_MAX_CHARS', 512 * 1024, 1024, 26_214_400),
-    budgetMs: integer(env, 'MAILROOM_EXTRACTION_BUDGET_MS', 100, 1, 60_000),
+    budgetMs: integer(env, 'MAILROOM_EXTRACTION_BUDGET_MS', 500, 1, 60_000),
   };
 }

@@ -17,8 +17,8 @@ const isYear = (value: string) => /^(19|20)\d\d$/.test(value);
 
 /** Digit runs joined by spaces, dashes or the punctuation of dates, times, prices and phones; judged as a whole. */
 const NUMBER_CLUSTER = /[+(]?\d+(?:[ \u00a0]?[-.,/:()][ \u00a0]?\d+|[ \u00a0]\d+)*/g;
-/** Letters and digits, optionally in dash-separated groups: X7K9-PQ2M, A1B2C3, 4hz9cm8r. */
-const TOKEN = /(?<![\p{L}\p{N}_@./\\#-])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
+/** ASCII letters and digits (what a code is typed with), optionally in dash-separated groups: X7K9-PQ2M, A1B2C3, 4hz9cm8r. */
+const TOKEN = /(?<![\p{L}\p{N}_@./\\#-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
 /**
  * An address match may only start where a run of non-space characters starts, and its local part is
  * bounded (RFC 5321: 64 octets): otherwise every position inside a long run without spaces (base64,

@@ -27,17 +27,19 @@ describe.each(TEST_DIALECTS)('hostile HTML over SMTP (%s)', (dialect) => {
     const attacker = (await t.http.post('/api/v1/inboxes', {})).json() as { address: string };
     const victimTenant = await t.createTenant('Victim');
     const victim = (await t.client(victimTenant.apiKey).post('/api/v1/inboxes', {})).json() as { id: string; address: string };
-    // A reference in the same run: an ordinary mail on this (loaded) machine.
+    // References in the same run, on this (loaded) machine: an ordinary mail, and a benign HTML mail of the same size.
     const reference = await timed(sendMail(t.smtpPort, { from: 'a@sender.test', to: victim.address, subject: 'ref', text: 'Your code is 111222.' }));
+    const benign = await timed(sendMail(t.smtpPort, { from: 'x@sender.test', to: attacker.address, subject: 'benign', html: `<p>${'x'.repeat(UNTERMINATED_COMMENTS.length)}</p>` }));
 
     const hostile = timed(sendMail(t.smtpPort, { from: 'x@sender.test', to: attacker.address, subject: 'comments', html: UNTERMINATED_COMMENTS }));
     const normal = timed(sendMail(t.smtpPort, { from: 'a@sender.test', to: victim.address, subject: 'meanwhile', text: 'Your code is 482913.' }));
     const [slow, quick] = await Promise.all([hostile, normal]);
 
-    console.log(`hostile ${slow.ms.toFixed(0)} ms, meanwhile ${quick.ms.toFixed(0)} ms, reference ${reference.ms.toFixed(0)} ms`);
-    expect(slow.ms).toBeLessThan(1_000);
-    // Under 100 ms on a quiet machine; this one is shared, so relative to the reference with a floor.
-    expect(quick.ms).toBeLessThan(Math.max(500, reference.ms * 5));
+    console.log(`hostile ${slow.ms.toFixed(0)} ms (benign of the same size ${benign.ms.toFixed(0)} ms), meanwhile ${quick.ms.toFixed(0)} ms, reference ${reference.ms.toFixed(0)} ms`);
+    // Under 1 s on a quiet machine (it was 90 s): no dearer than any mail of its size, whatever the machine's load.
+    expect(slow.ms).toBeLessThan(Math.max(1_000, benign.ms * 3));
+    // Under 100 ms on a quiet machine (it waited 88 s); this one is shared, so relative to the reference with a floor.
+    expect(quick.ms).toBeLessThan(Math.max(1_000, reference.ms * 5));
     const messages = (await t.client(victimTenant.apiKey).get(`/api/v1/inboxes/${victim.id}/messages`)).json().data as Array<{ subject: string }>;
     expect(messages.find((m) => m.subject === 'meanwhile')).toMatchObject({ extracted: { otp: '482913' }, extractionSkipped: null });
   });
