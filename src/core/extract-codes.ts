@@ -113,20 +113,23 @@ function namesOtherCode(text: string, match: RegExpMatchArray): boolean {
   );
 }
 
-function codeWordEnds(text: string): number[] {
-  return [...text.matchAll(CODE_WORDS)].filter((match) => !namesOtherCode(text, match)).map((match) => match.index + match[0].length);
-}
-
-function notCodeWordEnds(text: string): number[] {
-  const otherCodes = [...text.matchAll(CODE_WORDS)].filter((match) => namesOtherCode(text, match));
-  return [...text.matchAll(NOT_CODE_WORDS), ...otherCodes].map((match) => (match.index ?? 0) + match[0].length);
+/** Where the last code word and the last non-code word of `text` end (-1: none), in one pass over each word list. */
+function lastWordEnds(text: string): { code: number; notCode: number } {
+  let code = -1;
+  let notCode = -1;
+  for (const match of text.matchAll(CODE_WORDS)) {
+    const end = match.index + match[0].length;
+    if (namesOtherCode(text, match)) notCode = Math.max(notCode, end);
+    else code = Math.max(code, end);
+  }
+  for (const match of text.matchAll(NOT_CODE_WORDS)) notCode = Math.max(notCode, match.index + match[0].length);
+  return { code, notCode };
 }
 
 const hasCoreCodeWord = (text: string): boolean => [...text.matchAll(CORE_CODE_WORD)].some((match) => !namesOtherCode(text, match));
 
 function leadOf(before: string): Lead {
-  const code = Math.max(-1, ...codeWordEnds(before));
-  const notCode = Math.max(-1, ...notCodeWordEnds(before));
+  const { code, notCode } = lastWordEnds(before);
   const blocked = notCode >= code && notCode !== -1 && before.length - notCode < NEGATIVE_REACH && !/\d/.test(before.slice(notCode));
   return { nearestCodeWordEnd: code > notCode ? code : undefined, anyCodeWord: code !== -1, blocked };
 }
