@@ -59,6 +59,8 @@ function numericCandidate(cluster: string): string | undefined {
 const BUTTON_WORDS = /^(?:VERIFY|CONFIRM|LOGIN|SIGNIN|SIGNUP|RESET|ACTIVATE|CONTINUE|SUBMIT|WELCOME|HELLO|IMPORTANT|NOTICE|WARNING|ACCEPT|UNLOCK|UPDATE|CLICK|OPEN|START|JOIN)$/;
 
 function tokenCandidate(token: string): Omit<Candidate, 'start' | 'end'> | undefined {
+  // Most tokens are lower-case words: no capital and no digit is never a code.
+  if (!/[A-Z0-9]/.test(token)) return undefined;
   const bare = token.replace(/-/g, '');
   if (bare.length < 4 || bare.length > 12 || !/^[A-Za-z0-9]+$/.test(bare) || /^\d+$/.test(bare)) return undefined;
   if (/^[A-Z]{2,}-\d{1,3}$/.test(token) || /^(?:UTC|GMT|CES?T|[PE][SD]T)/.test(token)) return undefined;
@@ -181,7 +183,8 @@ function previousLines(text: string, lineStart: number, count: number): string {
  * one of them, in a mail that speaks of a code, is as sure as one introduced by "code:".
  */
 export function findCodes(text: string, setApart: readonly string[], checkpoint: () => void): FoundCode[] {
-  const clean = text.replace(URLS_AND_ADDRESSES, ' ').replace(/\r\n?/g, '\n');
+  const linked = text.includes('@') || text.includes('://') || /www\./i.test(text);
+  const clean = (linked ? text.replace(URLS_AND_ADDRESSES, ' ') : text).replace(/\r\n?/g, '\n');
   // Most mail has no code word at all: skip the per-number work.
   if (clean.search(CODE_WORDS) === -1) return [];
   const emphasised = new Set(setApart);
