@@ -202,8 +202,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
   const analyzer: MessageAnalyzer =
     config.ingestWorkers > 0 && injected === undefined
-      ? new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs }, logBackgroundError)
-      : new InlineMessageAnalyzer(parser, authenticator);
+      ? new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs, extraction: config.extraction }, logBackgroundError)
+      : new InlineMessageAnalyzer(parser, authenticator, config.extraction);
 
   const participants: IngestParticipant[] = [];
   const tasks: BackgroundTask[] = [];

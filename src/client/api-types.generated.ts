@@ -128,7 +128,6 @@ export type InboxMessage = {
     downloadUrl: string;
   }>;
   read: boolean;
-  /** Auth artefacts found at ingest; see docs/inboxes.md */
   extracted: {
     otp: string | null;
     verificationCode: string | null;
@@ -139,12 +138,13 @@ export type InboxMessage = {
       url: string;
       /** Visible anchor text, or the text next to a bare URL */
       text: string;
-      kind: "verification" | "magic-login" | "password-reset" | "unsubscribe" | "other";
+      kind: "verification" | "magic-login" | "password-reset" | "email-change" | "account-unlock" | "set-password" | "invitation" | "account-update" | "unsubscribe" | "other";
     }>;
-    /** Every code found, in reading order */
+    /** Every code candidate, most confident first */
     codes: Array<string>;
     magicLink: string | null;
-  };
+  } | null;
+  extractionSkipped: "time-budget" | null;
   createdAt: string;
 };
 

@@ -30,6 +30,7 @@ export interface InboxMessageData {
   from: string;
   subject: string;
   extracted: InboxMessage['extracted'];
+  extractionSkipped: InboxMessage['extractionSkipped'];
 }
 
 export type RealtimeEvent =

@@ -6,6 +6,8 @@ import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
 import { limitsSettings, type LimitsSettings } from './limits-settings.js';
 import { localSettings, type LocalSettings } from './local-settings.js';
+import { extractionSettings } from './extraction-settings.js';
+import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
@@ -58,6 +60,8 @@ export interface AppConfig {
   limits: LimitsSettings;
   /** docs/local.md: catch-all, SMTP AUTH and STARTTLS modes, plain HTTP, limits, login-free dashboard. */
   local: LocalSettings;
+  /** docs/inboxes.md: the input cap and time budget of code and link extraction. */
+  extraction: ExtractionLimits;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -240,6 +244,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     operations: operationsSettings(env),
     limits: limitsSettings(env),
     local,
+    extraction: extractionSettings(env),
   };
   return Object.freeze(config);
 }

@@ -87,6 +87,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_HTTP_TLS', default: 'on (local: off without a certificate)', description: 'off: the API and dashboard listen on plain HTTP (no HSTS); on: HTTPS with MAILROOM_TLS_CERT or the self-signed certificate.' },
   { name: 'MAILROOM_LIMITS', default: 'plans (local: off)', description: 'plans: plan rate limits and monthly email quotas apply; off: no rate limit and no quota for any account.' },
   { name: 'MAILROOM_DASHBOARD_LOGIN', default: 'on (local: off-on-loopback)', description: 'off-on-loopback: a browser on this machine opens the dashboard as the local account without a login (others still sign in). Not with MAILROOM_TRUST_PROXY=1.' },
+  { name: 'MAILROOM_EXTRACTION_MAX_CHARS', default: '524288', description: 'Characters of the text body and of the HTML body, each, that code and link extraction reads; the rest of a longer body is not scanned.' },
+  { name: 'MAILROOM_EXTRACTION_BUDGET_MS', default: '500', description: 'Time extraction may spend on one message; past it the mail is stored with `extracted: null` and `extractionSkipped: "time-budget"`.' },
   { name: 'MAILROOM_LOG_LEVEL', default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   { name: 'MAILROOM_API_URL', default: 'https://localhost:8443', description: '`mailroom mcp` only: base address of the Mailroom API its tools call (a trailing /api/v1 is accepted). Trust a self-signed certificate with NODE_EXTRA_CA_CERTS.' },
   { name: 'MAILROOM_API_KEY', default: '(required by `mailroom mcp`)', description: '`mailroom mcp` only: the API key its tools use; an inbox-scoped key limits the agent to that inbox.' },

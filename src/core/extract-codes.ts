@@ -17,8 +17,8 @@ const isYear = (value: string) => /^(19|20)\d\d$/.test(value);
 
 /** Digit runs joined by spaces, dashes or the punctuation of dates, times, prices and phones; judged as a whole. */
 const NUMBER_CLUSTER = /[+(]?\d+(?:[ \u00a0]?[-.,/:()][ \u00a0]?\d+|[ \u00a0]\d+)*/g;
-/** Letters and digits, optionally in dash-separated groups: X7K9-PQ2M, A1B2C3, 4hz9cm8r. */
-const TOKEN = /(?<![\p{L}\p{N}_@./\\-])[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
+/** ASCII letters and digits (what a code is typed with), optionally in dash-separated groups: X7K9-PQ2M, A1B2C3, 4hz9cm8r. */
+const TOKEN = /(?<![\p{L}\p{N}_@./\\#-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,3}(?![\p{L}\p{N}_@]|[./\\-][\p{L}\p{N}])/gu;
 /**
  * An address match may only start where a run of non-space characters starts, and its local part is
  * bounded (RFC 5321: 64 octets): otherwise every position inside a long run without spaces (base64,
@@ -32,8 +32,8 @@ const CURRENCY_AFTER = /^\s?(?:[$€£¥%‰]|usd|eur|gbp|chf|brl|mxn|euros?|dol
 interface Candidate {
   value: string;
   numeric: boolean;
-  /** Lower-case letters and digits ("4hz9cm8r") look like ordinary words and ids: only taken when the context is strong. */
-  lowerCase: boolean;
+  /** Letters only, or lower/mixed case ("4hz9cm8r", "HJJKIB"): words and ids look like this, so only taken when the context is strong. */
+  needsStrongCue: boolean;
   start: number;
   end: number;
 }
@@ -50,13 +50,26 @@ function numericCandidate(cluster: string): string | undefined {
   return undefined;
 }
 
-/** Letters and digits in one case, 5–12 characters besides dashes (not 'COVID-19', not 'iPhone15'). */
-function tokenCandidate(token: string): string | undefined {
+/**
+ * Letters, or letters and digits, that could be typed: 4–12 ASCII characters besides dashes, letter-only
+ * codes in capitals (HJJKIB, HZCB-PLFG) and of 5 or more. Whether it is a code is left to the context
+ * (strengthOf): a word or a model number only passes where a code would stand.
+ */
+/** Capitalised words that stand alone on buttons and banners, not codes. */
+const BUTTON_WORDS = /^(?:VERIFY|CONFIRM|LOGIN|SIGNIN|SIGNUP|RESET|ACTIVATE|CONTINUE|SUBMIT|WELCOME|HELLO|IMPORTANT|NOTICE|WARNING|ACCEPT|UNLOCK|UPDATE|CLICK|OPEN|START|JOIN)$/;
+
+function tokenCandidate(token: string): Omit<Candidate, 'start' | 'end'> | undefined {
+  // Most tokens are lower-case words: no capital and no digit is never a code.
+  if (!/[A-Z0-9]/.test(token)) return undefined;
   const bare = token.replace(/-/g, '');
-  if (bare.length < 5 || bare.length > 12) return undefined;
-  if (!/\d/.test(bare) || !/\p{L}/u.test(bare) || (/\p{Lu}/u.test(bare) && /\p{Ll}/u.test(bare))) return undefined;
-  if (/^\d+$/.test(bare) || /^[A-Z]{2,}-?\d{1,3}$/.test(token) || /^(?:UTC|GMT|CES?T|[PE][SD]T)/.test(token)) return undefined;
-  return token;
+  if (bare.length < 4 || bare.length > 12 || !/^[A-Za-z0-9]+$/.test(bare) || /^\d+$/.test(bare)) return undefined;
+  if (/^[A-Z]{2,}-\d{1,3}$/.test(token) || /^(?:UTC|GMT|CES?T|[PE][SD]T)/.test(token)) return undefined;
+  const digits = /\d/.test(bare);
+  if (!digits && (bare.length < 5 || /[a-z]/.test(bare) || BUTTON_WORDS.test(bare))) return undefined;
+  // Capitals and digits read as a code on their own; letters only, lower or mixed case, only where a code stands.
+  // Letters then up to three digits (UCM743, XR500) is also how models are named.
+  const plain = digits && !/[a-z]/.test(bare) && !/^[A-Z]+\d{1,3}$/.test(bare);
+  return { value: token, numeric: false, needsStrongCue: !plain };
 }
 
 function candidates(text: string): Candidate[] {
@@ -68,12 +81,12 @@ function candidates(text: string): Candidate[] {
     if (CURRENCY_BEFORE.test(text.slice(Math.max(0, start - 5), start)) || CURRENCY_AFTER.test(text.slice(end, end + 9))) continue;
     if (/[.,]\d/.test(text.slice(end, end + 2))) continue;
     const value = numericCandidate(match[0]);
-    if (value !== undefined) found.push({ value, numeric: true, lowerCase: false, start, end });
+    if (value !== undefined) found.push({ value, numeric: true, needsStrongCue: false, start, end });
     if (found.length >= MAX_CANDIDATES) break;
   }
   for (const match of text.matchAll(TOKEN)) {
-    const value = tokenCandidate(match[0]);
-    if (value !== undefined) found.push({ value, numeric: false, lowerCase: /\p{Ll}/u.test(value), start: match.index, end: match.index + match[0].length });
+    const token = tokenCandidate(match[0]);
+    if (token !== undefined) found.push({ ...token, start: match.index, end: match.index + match[0].length });
     if (found.length >= MAX_CANDIDATES) break;
   }
   return found.sort((a, b) => a.start - b.start);
@@ -90,7 +103,7 @@ interface Lead {
 
 /** "promo code", "zip code", "Gutscheincode": a code word that names something else. */
 const NAMES_OTHER_CODE =
-  /(?:promo|discount|coupon|voucher|gift|zip|postal|referral|reference|referenz|référence|referencia|referência|booking|buchungs|order|bestell|invite|invitation|tracking|area|country|dial|qr|bar|source|rabatt|gutschein|aktions)\s*-?\s*$/u;
+  /(?:promo|discount|coupon|voucher|gift|zip|postal|post|bar|referral|reference|referenz|référence|referencia|referência|booking|buchungs|order|bestell|invite|invitation|tracking|area|country|dial|qr|bar|source|rabatt|gutschein|aktions)\s*-?\s*$/u;
 
 /** True when this code-word match names another kind of code ("promo code", "Postleitzahl", "code postal"). */
 function namesOtherCode(text: string, match: RegExpMatchArray): boolean {
@@ -102,20 +115,23 @@ function namesOtherCode(text: string, match: RegExpMatchArray): boolean {
   );
 }
 
-function codeWordEnds(text: string): number[] {
-  return [...text.matchAll(CODE_WORDS)].filter((match) => !namesOtherCode(text, match)).map((match) => match.index + match[0].length);
-}
-
-function notCodeWordEnds(text: string): number[] {
-  const otherCodes = [...text.matchAll(CODE_WORDS)].filter((match) => namesOtherCode(text, match));
-  return [...text.matchAll(NOT_CODE_WORDS), ...otherCodes].map((match) => (match.index ?? 0) + match[0].length);
+/** Where the last code word and the last non-code word of `text` end (-1: none), in one pass over each word list. */
+function lastWordEnds(text: string): { code: number; notCode: number } {
+  let code = -1;
+  let notCode = -1;
+  for (const match of text.matchAll(CODE_WORDS)) {
+    const end = match.index + match[0].length;
+    if (namesOtherCode(text, match)) notCode = Math.max(notCode, end);
+    else code = Math.max(code, end);
+  }
+  for (const match of text.matchAll(NOT_CODE_WORDS)) notCode = Math.max(notCode, match.index + match[0].length);
+  return { code, notCode };
 }
 
 const hasCoreCodeWord = (text: string): boolean => [...text.matchAll(CORE_CODE_WORD)].some((match) => !namesOtherCode(text, match));
 
 function leadOf(before: string): Lead {
-  const code = Math.max(-1, ...codeWordEnds(before));
-  const notCode = Math.max(-1, ...notCodeWordEnds(before));
+  const { code, notCode } = lastWordEnds(before);
   const blocked = notCode >= code && notCode !== -1 && before.length - notCode < NEGATIVE_REACH && !/\d/.test(before.slice(notCode));
   return { nearestCodeWordEnd: code > notCode ? code : undefined, anyCodeWord: code !== -1, blocked };
 }
@@ -161,15 +177,24 @@ function previousLines(text: string, lineStart: number, count: number): string {
     .join('\n');
 }
 
-/** Every code in `text` (visible text: no markup), in reading order, each once. */
-export function findCodes(text: string): FoundCode[] {
-  const clean = text.replace(URLS_AND_ADDRESSES, ' ').replace(/\r\n?/g, '\n');
+/**
+ * Every code in `text` (visible text: no markup), in reading order, each once. `setApart` holds the texts of
+ * HTML elements that present something to copy (code, large or monospace type, bold): a candidate that is
+ * one of them, in a mail that speaks of a code, is as sure as one introduced by "code:".
+ */
+export function findCodes(text: string, setApart: readonly string[], checkpoint: () => void): FoundCode[] {
+  const linked = text.includes('@') || text.includes('://') || /www\./i.test(text);
+  const clean = (linked ? text.replace(URLS_AND_ADDRESSES, ' ') : text).replace(/\r\n?/g, '\n');
   // Most mail has no code word at all: skip the per-number work.
   if (clean.search(CODE_WORDS) === -1) return [];
+  const emphasised = new Set(setApart);
   const found = new Map<string, FoundCode>();
   for (const candidate of candidates(clean)) {
-    const strength = strengthOf(clean, candidate);
-    if (strength === 0 || (candidate.lowerCase && strength < 2)) continue;
+    checkpoint();
+    const context = strengthOf(clean, candidate);
+    const shown = emphasised.has(clean.slice(candidate.start, candidate.end)) && (context > 0 || /\d/.test(candidate.value));
+    const strength = shown && !isYear(candidate.value) ? 2 : context;
+    if (strength === 0 || (candidate.needsStrongCue && strength < 2)) continue;
     const existing = found.get(candidate.value);
     if (existing === undefined) found.set(candidate.value, { value: candidate.value, numeric: candidate.numeric, strength });
     else if (strength > existing.strength) existing.strength = strength;

@@ -1,17 +1,18 @@
 import type { ExtractedLink, LinkKind } from './extract.js';
 import {
+  ACCOUNT_UNLOCK_WORDS,
+  ACCOUNT_UPDATE_WORDS,
+  EMAIL_CHANGE_WORDS,
+  INVITATION_WORDS,
   MAGIC_LOGIN_STRONG_WORDS,
   MAGIC_LOGIN_WORDS,
   PASSWORD_RESET_WORDS,
+  SET_PASSWORD_WORDS,
   UNSUBSCRIBE_WORDS,
   VERIFICATION_WORDS,
 } from './extract-words.js';
-import { decodeEntities, htmlToText } from './html-text.js';
+import type { HtmlReading } from './html-text.js';
 
-const ANCHOR = /<a\b([^>]*)>([\s\S]*?)<\/a\s*>/gi;
-const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
-const IMG_ALT = /<img\b[^>]*\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
-const INVISIBLE = /<!--[\s\S]*?-->|<(head|style|script|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi;
 const BARE_URL = /https?:\/\/[^\s<>"'`{}|\\^[\]]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?'")\]}>»]+$/;
 /** Text of an anchor that says nothing about where it goes. */
@@ -32,7 +33,8 @@ function carriesToken(url: URL): boolean {
 
 /** The words of a URL worth reading: its path, parameter names and short word-like values. */
 function urlWords(url: URL): string {
-  const words = [decodeURIComponentSafe(url.pathname).replace(/[/_.-]+/g, ' ')];
+  // Keycloak routes every action through /login-actions/: the path says nothing about this link's action.
+  const words = [decodeURIComponentSafe(url.pathname).replace(/login-actions|action-token/g, ' ').replace(/[/_.-]+/g, ' ')];
   for (const [key, value] of url.searchParams) {
     words.push(key.replace(/[_-]+/g, ' '));
     if (/^[a-z_-]{3,20}$/i.test(value)) words.push(value.replace(/[_-]+/g, ' '));
@@ -48,13 +50,22 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
+/** What each kind's words say, in the order they are asked: the more specific action first. */
+const KIND_WORDS: ReadonlyArray<readonly [LinkKind, RegExp]> = [
+  ['unsubscribe', UNSUBSCRIBE_WORDS],
+  ['email-change', EMAIL_CHANGE_WORDS],
+  ['account-unlock', ACCOUNT_UNLOCK_WORDS],
+  ['invitation', INVITATION_WORDS],
+  ['account-update', ACCOUNT_UPDATE_WORDS],
+  ['set-password', SET_PASSWORD_WORDS],
+  ['password-reset', PASSWORD_RESET_WORDS],
+  ['magic-login', MAGIC_LOGIN_STRONG_WORDS],
+  ['verification', VERIFICATION_WORDS],
+  ['magic-login', MAGIC_LOGIN_WORDS],
+];
+
 function kindOfWords(words: string): LinkKind | undefined {
-  if (UNSUBSCRIBE_WORDS.test(words)) return 'unsubscribe';
-  if (PASSWORD_RESET_WORDS.test(words)) return 'password-reset';
-  if (MAGIC_LOGIN_STRONG_WORDS.test(words)) return 'magic-login';
-  if (VERIFICATION_WORDS.test(words)) return 'verification';
-  if (MAGIC_LOGIN_WORDS.test(words)) return 'magic-login';
-  return undefined;
+  return KIND_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
 }
 
 /** The sentence around a link can tell a token link's purpose, never that it unsubscribes (footers list several links). */
@@ -72,10 +83,10 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
     return 'other';
   }
   const ownText = text.toLowerCase();
+  const own = GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText);
+  // A required-actions link may reset credentials among other things: the mail asks to update the account.
   const kind =
-    (GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText)) ??
-    kindOfWords(urlWords(url)) ??
-    contextKind(context);
+    own === 'password-reset' && contextKind(context) === 'account-update' ? 'account-update' : (own ?? kindOfWords(urlWords(url)) ?? contextKind(context));
   if (kind === undefined) return 'other';
   if (kind === 'unsubscribe' || carriesToken(url)) return kind;
   return 'other';
@@ -87,41 +98,44 @@ function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]+/i.test(url);
 }
 
-/** Visible text just around position [start, end) of the HTML, for "please <a>click here</a> to verify". */
-function contextAround(html: string, start: number, end: number): string {
-  const before = html.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/^[^<]*>/, '');
-  const after = html.slice(end, end + CONTEXT_CHARS * 3).replace(/<[^>]*$/, '');
-  return `${htmlToText(before).slice(-CONTEXT_CHARS)} ${htmlToText(after).slice(0, CONTEXT_CHARS)}`;
+/** Visible text just around an anchor, for "please <a>click here</a> to verify". */
+function contextAround(text: string, start: number, end: number): string {
+  const before = squash(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/\s+/g, ' ')).slice(-CONTEXT_CHARS);
+  return `${before} ${text.slice(end, end + CONTEXT_CHARS * 3).replace(/\s+/g, ' ').trim().slice(0, CONTEXT_CHARS)}`;
 }
 
 /** Anchors of the HTML body with their visible text (or image alt); CSS, scripts, pixels and comments are not links. */
-export function htmlLinks(html: string): ExtractedLink[] {
-  const visible = html.replace(INVISIBLE, ' ');
+export function htmlLinks(reading: HtmlReading, checkpoint: () => void): ExtractedLink[] {
   const links: ExtractedLink[] = [];
-  for (const match of visible.matchAll(ANCHOR)) {
-    const href = HREF.exec(match[1] ?? '');
-    const url = decodeEntities((href?.[1] ?? href?.[2] ?? href?.[3] ?? '').trim());
-    if (!isWebUrl(url)) continue;
-    const inner = match[2] ?? '';
-    const alt = IMG_ALT.exec(inner);
-    const text = squash(htmlToText(inner)) || squash(decodeEntities(alt?.[1] ?? alt?.[2] ?? ''));
-    const context = () => contextAround(visible, match.index, match.index + match[0].length);
-    links.push({ url, text, kind: classifyLink(url, text, context) });
+  for (const anchor of reading.anchors) {
+    checkpoint();
+    if (!isWebUrl(anchor.href)) continue;
+    const text = squash(anchor.text) || squash(anchor.alt);
+    links.push({ url: anchor.href, text, kind: classifyLink(anchor.href, text, () => contextAround(reading.text, anchor.start, anchor.end)) });
   }
   return links;
 }
 
-/** Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone. */
-export function textLinks(text: string): ExtractedLink[] {
+const LINK_LABEL_END = /[:\-–—>]+\s*$/;
+
+/**
+ * Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone.
+ * Only MAX_TEXT characters either side of a URL are read, so a line of many URLs stays linear.
+ */
+export function textLinks(text: string, checkpoint: () => void): ExtractedLink[] {
   const links: ExtractedLink[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   lines.forEach((line, index) => {
+    const above = () => (lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '').slice(-MAX_TEXT * 2);
     for (const match of line.matchAll(BARE_URL)) {
+      checkpoint();
       const url = match[0].replace(TRAILING_PUNCTUATION, '');
-      const rest = squash(line.replace(match[0], ' ').replace(/[[\]()<>]/g, ' ').replace(/[:\-–—>]+\s*$/, ''));
-      const above = lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '';
-      const own = rest.length > 0 ? rest : squash(above.replace(BARE_URL, ' ').replace(/[:\-–—>]+\s*$/, ''));
-      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above} ${line}`) });
+      const start = match.index;
+      const end = start + match[0].length;
+      const near = `${line.slice(Math.max(0, start - MAX_TEXT), start)} ${line.slice(end, end + MAX_TEXT)}`;
+      const rest = squash(near.replace(/[[\]()<>]/g, ' ').replace(LINK_LABEL_END, ''));
+      const own = rest.length > 0 ? rest : squash(above().replace(BARE_URL, ' ').replace(LINK_LABEL_END, ''));
+      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above()} ${near}`) });
     }
   });
   return links;

@@ -1,14 +1,27 @@
 /**
- * The words the extractor reads, in English, German, French, Spanish and Portuguese. Matched against
- * lower-cased text; `\p{L}` keeps accented letters inside words (JS `\b` is ASCII-only).
+ * The words the extractor reads, in English, German, French, Spanish, Portuguese, Italian, Dutch,
+ * Russian, Japanese and Chinese. Matched against lower-cased text; `\p{L}` keeps accented letters
+ * inside words (JS `\b` is ASCII-only). No pattern starts with `\p{L}*`: that retries at every
+ * letter of every word (issue 15 measured it as the costliest regex of ingest).
  */
 const L = '\\p{L}';
 const word = (body: string) => new RegExp(`(?<![${L}\\p{N}])(?:${body})(?![${L}])`, 'giu');
 
-/** Words that name a code outright. `\p{L}*code` covers Bestätigungscode, Sicherheitscode, passcode… */
+const CJK_CODE_WORDS = ['验证码', '驗證碼', '校验码', '动态码', '确认码', '代码', '认证码', '認証コード', '確認コード', 'ワンタイムパスワード', 'パスコード', 'コード', '認証番号', '暗証番号', '인증 ?번호', '인증 ?코드', '코드'].join('|');
+
+/**
+ * Words that end compounds (Bestätigungscode, passcode, Sicherheitskode, кода) match inside a word;
+ * Japanese and Chinese write without spaces, so their words match anywhere too.
+ */
+const COMPOUND_CODE_WORDS = ['codes?', 'c[oó]digos?', 'codic[ei]', 'kode?s?', `код${L}*`].join('|');
+const withCompounds = (body: string, compounds: string) =>
+  new RegExp(`(?<![${L}\\p{N}])(?:${body})(?![${L}])|(?:${compounds})(?![${L}])|${CJK_CODE_WORDS}`, 'giu');
+
+
+/** Words that name a code outright (besides the compounds above). */
 const CORE_CODE_WORDS = [
-  `${L}*codes?`,
-  `${L}*c[oó]digos?`,
+  'пин',
+  'одноразов\\p{L}*',
   'otp',
   'pin',
   '(?:push|sms|mobile|chip|photo|m|i)?tan',
@@ -48,10 +61,16 @@ const CONTEXT_CODE_WORDS = [
   'sign[- ]?in',
   `anmeld${L}*`,
   'connexion',
+  `verifica${L}*`,
+  `bevestig${L}*`,
+  `подтвер${L}*`,
+  'accesso',
+  'inloggen',
+  'вход\\p{L}*',
 ];
 
-export const CORE_CODE_WORD = word(CORE_CODE_WORDS.join('|'));
-export const CODE_WORDS = word([...CORE_CODE_WORDS, ...CONTEXT_CODE_WORDS].join('|'));
+export const CORE_CODE_WORD = withCompounds(CORE_CODE_WORDS.join('|'), COMPOUND_CODE_WORDS);
+export const CODE_WORDS = withCompounds([...CORE_CODE_WORDS, ...CONTEXT_CODE_WORDS].join('|'), COMPOUND_CODE_WORDS);
 
 /** Words that make a nearby number something else: orders, phones, prices, addresses, references. */
 export const NOT_CODE_WORDS = word(
@@ -193,8 +212,8 @@ export const NOT_CODE_WORDS = word(
 /** A keyword with these right after it is not about codes: "code postal", "código promocional", "code promo". */
 export const NOT_CODE_AFTER_KEYWORD = /^\s*(?:postal|promo\p{L}*|de (?:réduction|descuento|desconto|promo\p{L}*)|do cupom)/u;
 
-/** "is", "lautet", ":" and friends: the code follows the keyword directly. */
-export const STRONG_LEAD = new RegExp(`[:：]\\s*$|(?<![${L}])(?:is|are|ist|lautet|est|es|é|será|sera|:)\\s*[:]?\\s*$`, 'u');
+/** "is", "lautet", ":", "为", "は" or nothing at all ("use code X7K9"): the code follows the keyword directly. */
+export const STRONG_LEAD = new RegExp(`^\\s*$|[:：]\\s*$|(?:为|是|は)\\s*$|(?<![${L}])(?:is|are|ist|lautet|est|es|é|será|sera|è|fala|—|–)\\s*[:]?\\s*$`, 'u');
 
 /** Between a code and the keyword after it: "482913 is your Acme verification code", "482913 ist dein Code". */
 export const STRONG_TRAIL = new RegExp(
@@ -228,9 +247,108 @@ export const UNSUBSCRIBE_WORDS = new RegExp(
   'u',
 );
 
+/** Confirming a new address: checked before verification ("Confirm new email address" is an email change). */
+export const EMAIL_CHANGE_WORDS = new RegExp(
+  join([
+    'e-?mail[ _-]?change',
+    'change (?:of )?(?:your )?e-?mail',
+    'new e-?mail',
+    'update (?:of )?(?:your )?e-?mail',
+    'account with (?:the )?e-?mail address',
+    'e-mail-adresse [äa]ndern',
+    'neue e-mail',
+    'nouvelle adresse',
+    'nuevo correo',
+    'novo e-?mail',
+    'nuovo indirizzo',
+    'nieuw e-?mailadres',
+    'новый адрес',
+    'с адресом электронной почты',
+    'メールアドレスの変更',
+    '新しいメールアドレス',
+    '更改邮箱',
+    '新邮箱',
+  ]),
+  'u',
+);
+
+export const ACCOUNT_UNLOCK_WORDS = new RegExp(
+  join(['unlock', 'entsperr', 'd[ée]bloqu', 'desbloque', 'sblocc', 'ontgrendel', 'разблокир', 'ロック解除', '解锁', '解鎖']),
+  'u',
+);
+
+export const INVITATION_WORDS = new RegExp(
+  join([
+    'invit',
+    'einladung',
+    'eingeladen',
+    'convite',
+    'convidad',
+    'uitnodig',
+    'приглаш',
+    'пригласил',
+    '招待',
+    '邀请',
+    '邀請',
+    'join the',
+  ]),
+  'u',
+);
+
+/** An administrator asks for required actions ("Update your account"). */
+export const ACCOUNT_UPDATE_WORDS = new RegExp(
+  join([
+    'update (?:your )?(?:[\\p{L}\\d-]+ )?account',
+    'account[- ]update',
+    'required action',
+    'konto aktualisieren',
+    'mettre à jour (?:votre )?compte',
+    'actualizar (?:su |tu )?cuenta',
+    'atualizar (?:sua )?conta',
+    'aggiorna(?:re)? (?:il )?(?:tuo )?account',
+    'account bijwerken',
+    'обновлени\\p{L}* (?:аккаунта|учетной записи)',
+    'обновить данные',
+    'アカウントの更新',
+    '更新账户',
+    '更新您的账户',
+  ]),
+  'u',
+);
+
+/** Choosing a first password (an account created for you): checked before reset. */
+export const SET_PASSWORD_WORDS = new RegExp(
+  // Whole words only: "reset a password", "restablecer", "redefinir" and "reimposta" contain the words of setting one.
+  `(?<!\\p{L})(?:${join([
+    'set (?:up )?(?:your |a )?password',
+    'create (?:your |a )password',
+    'choose (?:your |a )password',
+    'passwort festlegen',
+    'définir (?:votre )?mot de passe',
+    'establecer (?:tu |su )?contraseña',
+    'definir (?:sua )?senha',
+    'imposta(?:re)? (?:la )?password',
+    'wachtwoord instellen',
+    'установ\\p{L}* пароль',
+    'パスワードを設定',
+    '设置密码',
+  ])})`,
+  'u',
+);
+
 export const PASSWORD_RESET_WORDS = new RegExp(
   join([
     'reset',
+    'сброс',
+    'сбросить',
+    'восстановлен',
+    'リセット',
+    '重置',
+    '重設',
+    'reimposta',
+    'wachtwoord',
+    'herstel',
+    'änderung der anmeldeinformationen',
     'passwor[dt]',
     'kennwort',
     'mot de passe',
@@ -268,6 +386,16 @@ export const VERIFICATION_WORDS = new RegExp(
     'valider',
     'validar',
     'best[aä]tig',
+    'verifica',
+    'conferm',
+    'bevestig',
+    'verifieer',
+    'верифик',
+    'подтвер',
+    '確認',
+    '验证',
+    '驗證',
+    '确认',
     'complete (?:your )?(?:registration|sign[- ]?up)',
     'registrierung abschlie',
   ]),
@@ -290,6 +418,14 @@ export const MAGIC_LOGIN_WORDS = new RegExp(
     'acessar',
     'fazer login',
     'access your account',
+    'accedi',
+    'inloggen',
+    'aanmelden',
+    'войти',
+    'ログイン',
+    'サインイン',
+    '登录',
+    '登入',
   ]),
   'u',
 );

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { extractArtefacts, type Extracted } from './extract.js';
+import { extractArtefacts, extractWithinBudget, type Extracted } from './extract.js';
 
 interface Expected {
   codes?: string[];
@@ -32,7 +32,8 @@ function expectedItems(expected: Expected): Set<string> {
   const verificationCode = expected.verificationCode ?? expected.otp;
   return new Set([
     ...(expected.codes ?? []).map((code) => `code:${code}`),
-    ...(expected.otp ? [`otp:${expected.otp}`] : []),
+    // otp is the code to type in any alphabet: entries that name only a verificationCode expect it as otp too.
+    ...(expected.otp ?? expected.verificationCode ? [`otp:${expected.otp ?? expected.verificationCode}`] : []),
     ...(verificationCode ? [`verificationCode:${verificationCode}`] : []),
     ...(expected.magicLink ? [`magicLink:${expected.magicLink}`] : []),
     ...(expected.links ?? []).map((link) => `link:${link.kind}:${link.url}`),
@@ -98,5 +99,54 @@ describe('extractArtefacts', () => {
     const started = performance.now();
     extractArtefacts(html.replace(/<[^>]+>/g, ' '), html);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it.each([
+    ['unterminated comments', '<!--'.repeat(100_000)],
+    ['unterminated scripts', '<script>'.repeat(50_000)],
+    ['unclosed anchors', '<a href="https://x.example/v?token=abcdefghijklmnop">'.repeat(8_000)],
+    ['bare angle brackets', '<'.repeat(400_000)],
+    ['unclosed tags', '<td'.repeat(130_000)],
+    ['unmatched closing tags', '</b>'.repeat(100_000)],
+    ['an entity that never ends', `&${'a'.repeat(400_000)}`],
+    ['URLs on one line', 'https://a.example/x '.repeat(20_000)],
+  ])('reads 400 KB of %s in linear time (issue 20: the old regexes took minutes)', (_name, hostile) => {
+    const started = performance.now();
+    extractArtefacts(hostile, hostile);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reads no further than the cap, and gives up past its time budget without throwing', () => {
+    const late = `${'x '.repeat(600)}Your code is 482913.`;
+    expect(extractArtefacts(late, null, '', { maxChars: 1024, budgetMs: 100 }).otp).toBeNull();
+    expect(extractArtefacts(late, null, '', { maxChars: 4096, budgetMs: 100 }).otp).toBe('482913');
+    const links = '<p><a href="https://app.example/verify?token=abcdef123456">verify</a></p>'.repeat(20_000);
+    expect(extractWithinBudget('', links, '', { maxChars: 2_000_000, budgetMs: 1 })).toEqual({ extracted: null, extractionSkipped: 'time-budget' });
+  });
+
+  it.each([
+    ['letters in groups', 'Your password reset code is listed below.\n\nHZCB-PLFG\n', 'HZCB-PLFG'],
+    ['capital letters', 'Your sign-in code is listed below.\n\nHJJKIB\n', 'HJJKIB'],
+    ['mixed case', 'Use code wRw8IrRO to sign in.', 'wRw8IrRO'],
+    ['letters then digits', 'Verification code: UCM743', 'UCM743'],
+    ['a Russian cue', 'Код для получения: 7391', '7391'],
+    ['a Japanese cue', '次のコードを入力してください。\n\n605218', '605218'],
+    ['a Chinese cue', '您的验证码为 482913，五分钟内有效。', '482913'],
+  ])('takes a code of any shape as otp: %s', (_name, text, otp) => {
+    expect(extractArtefacts(text, null).otp).toBe(otp);
+  });
+
+  it.each([
+    ['a colour', 'Your verification code theme colour is #FF5733.'],
+    ['a model number in prose', 'Enter the code shown on your ACME XR500 model to pair it.'],
+    ['capitalised words', 'Enter the code from the app.\n\nWELCOME TO ACME\n'],
+    ['a year, a price and a phone', 'Your code expires in 2026. Pay $1299 or call +1 415 555 0100 for a code.'],
+  ])('takes no code from %s', (_name, text) => {
+    expect(extractArtefacts(text, null).codes).toEqual([]);
+  });
+
+  it('reads a code set apart in HTML (bold, large or monospace type) and from the subject line', () => {
+    expect(extractArtefacts('', '<p>Use the code below to verify your identity.</p><p style="font-size:32px">K7PQ2X</p>').otp).toBe('K7PQ2X');
+    expect(extractArtefacts('', '<h2>Your verification code</h2><p>It expires shortly.</p>', '318452 is your verification code').otp).toBe('318452');
   });
 });

@@ -1,10 +1,13 @@
+import { walkHtml, type HtmlTag } from './html-scan.js';
+
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
   mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', euro: '€', zwnj: '', zwj: '', shy: '',
 };
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]{1,8}|#\d{1,8}|[a-z]{1,32});/gi, (whole, entity: string) => {
     if (entity[0] === '#') {
       const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
@@ -13,21 +16,127 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/**
- * The visible text of an HTML body: no head, style, script or comments; block elements become line
- * breaks. Good enough for snippets and code extraction, not a renderer.
- */
-export function htmlToText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/<(head|style|script|title|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(/<br\s*\/?>/gi, '\n')
-      .replace(/<\/(p|div|tr|li|h[1-6]|table|section|article|blockquote|pre)\s*>/gi, '\n')
-      .replace(/<(td|th)\b[^>]*>/gi, ' ')
-      .replace(/<[^>]+>/g, ''),
-  )
+/** An anchor of the HTML body: offsets into HtmlReading.text, so the sentence around it can be read. */
+export interface HtmlAnchor {
+  href: string;
+  text: string;
+  /** The alt text of an image inside the anchor (image buttons). */
+  alt: string;
+  start: number;
+  end: number;
+}
+
+export interface HtmlReading {
+  /** Visible text, entities decoded, blocks broken into lines; whitespace not yet collapsed. */
+  text: string;
+  anchors: HtmlAnchor[];
+  /** Text of elements that set something apart to be copied: code, pre, kbd, large or monospace fonts, bold. */
+  emphasised: string[];
+}
+
+export interface ReadOptions {
+  /** Line breaks in the source are line breaks of the text (a parsed text body); otherwise only markup breaks lines. */
+  sourceBreaks: boolean;
+}
+
+const BLOCKS = new Set(['p', 'div', 'tr', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'section', 'article', 'blockquote', 'pre']);
+const LIST_BLOCKS = new Set(['ul', 'ol']);
+const VOID = new Set(['br', 'img', 'hr', 'meta', 'link', 'input', 'wbr', 'col', 'area', 'base', 'source', 'track', 'embed', 'param']);
+const EMPHASIS_TAGS = new Set(['code', 'pre', 'kbd', 'samp', 'tt', 'strong', 'b', 'h1', 'h2', 'h3', 'big']);
+const EMPHASIS_STYLE = /monospace|courier|consolas|menlo|letter-spacing\s*:\s*[1-9]|font-weight\s*:\s*(?:bold|[6-9]00)/i;
+const FONT_SIZE = /font-size\s*:\s*(\d{1,3})(?:\.\d+)?\s*(px|pt|em|rem)?/i;
+const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
+const ALT = /\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
+/** Deeper nesting than this is not followed for emphasis (bounds the work on hostile markup). */
+const MAX_DEPTH = 256;
+const CLOSE_SEARCH = 16;
+/** Longer set-apart text is a paragraph in bold, not a code. */
+const MAX_EMPHASIS = 80;
+
+function isEmphasis(tag: HtmlTag): boolean {
+  if (EMPHASIS_TAGS.has(tag.name)) return true;
+  if (!tag.attributes.includes('style')) return false;
+  if (EMPHASIS_STYLE.test(tag.attributes)) return true;
+  const size = FONT_SIZE.exec(tag.attributes);
+  if (size === null) return false;
+  const value = Number(size[1]);
+  const unit = (size[2] ?? 'px').toLowerCase();
+  return unit === 'em' || unit === 'rem' ? value >= 2 : value >= 20;
+}
+
+const firstGroup = (match: RegExpExecArray | null) => match?.[1] ?? match?.[2] ?? match?.[3] ?? '';
+
+/** Reads visible text, anchors and set-apart text of an HTML body in one linear pass. */
+export function readHtml(html: string, options: ReadOptions): HtmlReading {
+  const parts: string[] = [];
+  let length = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  // Offsets only during the walk: slicing the growing text there would make the pass quadratic.
+  const anchors: HtmlAnchor[] = [];
+  let anchor: HtmlAnchor | undefined;
+  const closeAnchor = () => {
+    if (anchor === undefined) return;
+    anchors.push({ ...anchor, end: length });
+    anchor = undefined;
+  };
+  const emphasised: Array<{ start: number; end: number }> = [];
+  const open: Array<{ name: string; emphasis: boolean; start: number }> = [];
+
+  const openTag = (tag: HtmlTag) => {
+    if (tag.name === 'br') return push('\n');
+    if (tag.name === 'td' || tag.name === 'th') push(' ');
+    else if (!options.sourceBreaks && (BLOCKS.has(tag.name) || LIST_BLOCKS.has(tag.name))) push('\n');
+    if (tag.name === 'a') {
+      closeAnchor();
+      anchor = { href: decodeEntities(firstGroup(HREF.exec(tag.attributes)).trim()), text: '', alt: '', start: length, end: length };
+    } else if (tag.name === 'img' && anchor !== undefined && anchor.alt === '') {
+      anchor.alt = decodeEntities(firstGroup(ALT.exec(tag.attributes)));
+    }
+    if (!VOID.has(tag.name) && open.length < MAX_DEPTH) open.push({ name: tag.name, emphasis: isEmphasis(tag), start: length });
+  };
+
+  const closeTag = (tag: HtmlTag) => {
+    if (BLOCKS.has(tag.name)) push('\n');
+    if (tag.name === 'a') closeAnchor();
+    for (let depth = open.length - 1; depth >= Math.max(0, open.length - CLOSE_SEARCH); depth--) {
+      if (open[depth]?.name !== tag.name) continue;
+      for (const element of open.splice(depth)) if (element.emphasis) emphasised.push({ start: element.start, end: length });
+      return;
+    }
+  };
+
+  walkHtml(html, {
+    text: (source, start, end) => {
+      const run = decodeEntities(source.slice(start, end));
+      push(options.sourceBreaks ? run : run.replace(/\s+/g, ' '));
+    },
+    tag: (tag) => (tag.closing ? closeTag(tag) : openTag(tag)),
+    gap: () => push(' '),
+  });
+  closeAnchor();
+  const text = parts.join('');
+  return {
+    text,
+    anchors: anchors.map((a) => ({ ...a, text: text.slice(a.start, a.end) })),
+    emphasised: emphasised.filter((r) => r.end - r.start <= MAX_EMPHASIS).map((r) => text.slice(r.start, r.end).trim()).filter(Boolean),
+  };
+}
+
+/** Spaces collapsed, blank lines dropped. */
+export function tidyText(text: string): string {
+  return text
     .replace(/[ \t\f\v\u00a0]+/g, ' ')
     .replace(/ *\n[\n ]*/g, '\n')
     .trim();
+}
+
+/**
+ * The visible text of an HTML body: no head, style, script or comments; block elements become line
+ * breaks. Good enough for snippets and code extraction, not a renderer. Linear in the input.
+ */
+export function htmlToText(html: string): string {
+  return tidyText(readHtml(html, { sourceBreaks: true }).text);
 }

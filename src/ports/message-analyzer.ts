@@ -1,13 +1,12 @@
 import type { AuthResults } from '../core/email.js';
-import type { Extracted } from '../core/extract.js';
+import type { Extraction } from '../core/extract.js';
 import type { AuthenticationInput } from './mail-authenticator.js';
 import type { ParsedMessage } from './mime-parser.js';
 
-export interface MessageAnalysis {
+/** `extracted`: OTP codes and links found in the bodies (pure computation, but regex-heavy, so it runs here too), within a time budget. */
+export interface MessageAnalysis extends Extraction {
   parsed: ParsedMessage;
   auth: AuthResults;
-  /** OTP codes and links found in the bodies: pure computation, but regex-heavy, so it runs here too. */
-  extracted: Extracted;
 }
 
 /**

@@ -6,7 +6,9 @@ import type { Extracted, ExtractedLink } from '../core/extract.js';
  */
 export type ExtractedView = Omit<Extracted, 'links'> & { links: string[]; linkDetails: ExtractedLink[] };
 
-export function toExtractedView(extracted: Extracted): ExtractedView {
+/** null stays null: extraction was skipped (`extractionSkipped` says why). */
+export function toExtractedView(extracted: Extracted | null): ExtractedView | null {
+  if (extracted === null) return null;
   const { links, ...rest } = extracted;
   return { ...rest, links: links.map((link) => link.url), linkDetails: links };
 }

@@ -1,5 +1,5 @@
 import type { Email } from '../core/email.js';
-import type { Extracted } from '../core/extract.js';
+import type { Extraction } from '../core/extract.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { Delivery } from './recipient.service.js';
 
@@ -7,7 +7,7 @@ import type { Delivery } from './recipient.service.js';
 export interface StoredEmail {
   email: Email;
   deliveries: Delivery[];
-  inboxMessages: Array<{ id: string; inboxId: string; extracted: Extracted }>;
+  inboxMessages: Array<{ id: string; inboxId: string } & Extraction>;
   headers: Record<string, string>;
   textBody: string | null;
   htmlBody: string | null;

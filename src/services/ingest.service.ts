@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { normaliseAddress } from '../core/address.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
-import type { Extracted } from '../core/extract.js';
+import type { Extraction } from '../core/extract.js';
 import type { UnitOfWork } from '../adapters/db/repositories/index.js';
 import type { NewEmail } from '../adapters/db/repositories/email.repository.js';
 import type { ActivityLogEntry } from '../adapters/db/repositories/activity-log.repository.js';
@@ -29,7 +29,7 @@ interface InboxMessageRow {
   inboxId: string;
   emailId: string;
   tenantId: string;
-  extracted: Extracted;
+  extraction: Extraction;
   createdAt: string;
 }
 
@@ -47,7 +47,7 @@ function toStoredEmail(write: TenantWrite): StoredEmail {
   return {
     email: write.item.email,
     deliveries: write.deliveries,
-    inboxMessages: write.inboxMessages.map(({ id, inboxId, extracted }) => ({ id, inboxId, extracted })),
+    inboxMessages: write.inboxMessages.map(({ id, inboxId, extraction }) => ({ id, inboxId, ...extraction })),
     headers: write.item.headers,
     textBody: write.item.textBody,
     htmlBody: write.item.htmlBody,
@@ -93,7 +93,7 @@ export class IngestService {
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
     if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
-    const { parsed, auth, extracted } = await this.analyzer.analyze({
+    const { parsed, auth, extracted, extractionSkipped } = await this.analyzer.analyze({
       raw: message.raw,
       clientIp: message.clientIp,
       helo: message.helo,
@@ -108,7 +108,7 @@ export class IngestService {
       groupByTenant(message.deliveries).map(async (deliveries, index) => {
         const emailId = index === 0 ? baseEmailId : randomUUID();
         const placement = await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt);
-        return this.prepare({ message, parsed, auth, extracted, deliveries, baseEmailId, emailId, receivedAt, placement });
+        return this.prepare({ message, parsed, auth, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement });
       }),
     );
     const stored = writes.map(toStoredEmail);
@@ -127,14 +127,14 @@ export class IngestService {
     message: IncomingMessage;
     parsed: ParsedMessage;
     auth: AuthResults;
-    extracted: Extracted;
+    extraction: Extraction;
     deliveries: Delivery[];
     baseEmailId: string;
     emailId: string;
     receivedAt: string;
     placement: EmailBlobPlacement;
   }): TenantWrite {
-    const { message, parsed, auth, extracted, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
+    const { message, parsed, auth, extraction, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
     const first = deliveries[0] as Delivery;
     const tenantId = first.tenantId;
     const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
@@ -169,7 +169,7 @@ export class IngestService {
     };
     // One message per inbox, even when the mail named its address and an alias.
     const inboxIds = new Set(deliveries.flatMap((d) => (d.inboxId === null ? [] : [d.inboxId])));
-    const inboxMessages = [...inboxIds].map((inboxId) => ({ id: randomUUID(), inboxId, emailId, tenantId, extracted, createdAt: receivedAt }));
+    const inboxMessages = [...inboxIds].map((inboxId) => ({ id: randomUUID(), inboxId, emailId, tenantId, extraction, createdAt: receivedAt }));
     return {
       raw: message.raw,
       item: {
@@ -287,7 +287,7 @@ export class IngestService {
             environmentId: email.environmentId,
             inboxId: m.inboxId,
             timestamp: email.createdAt,
-            data: { inboxId: m.inboxId, messageId: m.id, emailId: email.id, from: email.from, subject: email.subject, extracted: toExtractedView(m.extracted) },
+            data: { inboxId: m.inboxId, messageId: m.id, emailId: email.id, from: email.from, subject: email.subject, extracted: toExtractedView(m.extraction.extracted), extractionSkipped: m.extraction.extractionSkipped },
           }),
         ),
       ];

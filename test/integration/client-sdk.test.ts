@@ -149,7 +149,7 @@ describe('client SDK README example', () => {
     const inbox = await mailroom.inboxes.create({ ttlSeconds: 600 });
     await signUp(inbox.address); // your application emails the code to this address
     const message = await mailroom.waitForMessage(inbox.id, { subject: 'code', timeout: 30_000 });
-    expect(message?.extracted.otp).toMatch(/^\d{6}$/);
+    expect(message?.extracted?.otp).toMatch(/^\d{6}$/);
   });
   // README example: end
 

@@ -1,3 +1,4 @@
+import type { ExtractionLimits } from '../../core/extract.js';
 import type { AuthenticationInput } from '../../ports/mail-authenticator.js';
 import type { MessageAnalysis } from '../../ports/message-analyzer.js';
 
@@ -7,6 +8,7 @@ export interface AnalyzerWorkerConfig {
   mxHost: string;
   /** Upper bound for all DNS lookups of one message together. */
   authDeadlineMs: number;
+  extraction: ExtractionLimits;
 }
 
 export interface AnalyzeRequest {

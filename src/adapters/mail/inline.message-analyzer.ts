@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../core/errors.js';
-import { extractArtefacts } from '../../core/extract.js';
+import { extractWithinBudget, warmUpExtraction, type ExtractionLimits } from '../../core/extract.js';
 import type { AuthenticationInput, MailAuthenticator } from '../../ports/mail-authenticator.js';
 import type { MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
 import type { MimeParser, ParsedMessage } from '../../ports/mime-parser.js';
@@ -9,11 +9,14 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
   constructor(
     private readonly parser: MimeParser,
     private readonly authenticator: MailAuthenticator,
-  ) {}
+    private readonly extractionLimits: ExtractionLimits,
+  ) {
+    warmUpExtraction();
+  }
 
   async analyze(input: AuthenticationInput): Promise<MessageAnalysis> {
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
-    return { parsed, auth, extracted: extractArtefacts(parsed.text ?? '', parsed.html) };
+    return { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
   }
 
   async close(): Promise<void> {}

@@ -21,6 +21,7 @@ if (port === null) throw new Error('message-analyzer.worker must run as a worker
 const analyzer = new InlineMessageAnalyzer(
   new PostalMimeParser(),
   new MailauthAuthenticator(createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs), config.mxHost, config.authDeadlineMs),
+  config.extraction,
 );
 
 port.on('message', ({ id, input }: AnalyzeRequest) => {

@@ -2,12 +2,13 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSilentDnsServer } from '../../../test/helpers/dns-server.js';
 import { UnavailableError } from '../../core/errors.js';
+import { DEFAULT_EXTRACTION_LIMITS } from '../../core/extract.js';
 import { transferablesOf } from './analyzer-protocol.js';
 import { WorkerPoolMessageAnalyzer } from './worker-pool.message-analyzer.js';
 
 const raw = Buffer.from('From: a@example.com\r\nTo: b@example.com\r\nSubject: hi\r\n\r\nYour code is 482913.\r\n');
 const input = { raw, clientIp: '127.0.0.1', helo: 'client.example', mailFrom: 'a@example.com' };
-const config = (servers: string[], timeoutMs = 100) => ({ dns: { servers, timeoutMs }, mxHost: 'mx.example', authDeadlineMs: timeoutMs * 3 });
+const config = (servers: string[], timeoutMs = 100) => ({ dns: { servers, timeoutMs }, mxHost: 'mx.example', authDeadlineMs: timeoutMs * 3, extraction: DEFAULT_EXTRACTION_LIMITS });
 
 /** The pool's threads, to stop one the way a crash would. */
 const slotsOf = (pool: WorkerPoolMessageAnalyzer) => (pool as unknown as { slots: Array<{ worker: Worker; ready: boolean }> }).slots;
@@ -21,7 +22,7 @@ describe('WorkerPoolMessageAnalyzer', () => {
     const analysis = await pool.analyze(input);
     expect(analysis.parsed).toMatchObject({ from: 'a@example.com', subject: 'hi' });
     expect(analysis.auth.authSummary).toMatch(/^SPF: \w+, DKIM: none, DMARC: \w+$/);
-    expect(analysis.extracted.otp).toBe('482913');
+    expect(analysis.extracted?.otp).toBe('482913');
   });
 
   it('fails only the messages of a worker that dies, with a retryable error, and replaces it', async () => {

@@ -20,13 +20,11 @@ type WaitArgs = { inboxId: string; timeout?: number; subject?: string; from?: st
 
 const waitFor = (client: MailroomClient, { inboxId: id, ...options }: WaitArgs) => client.inboxes.waitForMessage(id, { timeout: 30_000, ...options });
 
-/** A link item is a URL string, or (in the rich form) an object with a url. */
-const urlOf = (link: unknown): string | null => (typeof link === 'string' ? link : ((link as { url?: string } | undefined)?.url ?? null));
-
-/** The code and link a sign-up or login test needs, from the message's extracted artefacts. */
+/** The code and link a sign-up or login test needs, from the message's extracted artefacts (none when extraction was skipped). */
 function artefacts(message: InboxMessage) {
+  if (message.extracted === null) return { code: null, link: null, extractionSkipped: message.extractionSkipped };
   const { otp, verificationCode, codes, magicLink, links } = message.extracted;
-  return { code: otp ?? verificationCode ?? codes[0] ?? null, link: magicLink ?? urlOf((links as unknown[])[0]) };
+  return { code: otp ?? verificationCode ?? codes[0] ?? null, link: magicLink ?? links[0] ?? null };
 }
 
 const notFound = (timeout: number | undefined) => ({ found: false, message: null, timeoutMs: timeout ?? 30_000 });

@@ -62,8 +62,11 @@ export function InboxPage({ id }: { id: string }) {
   );
 }
 
+/** What a message whose extraction was skipped (extractionSkipped) shows: its snippet. */
+const NO_ARTEFACTS: NonNullable<InboxMessage['extracted']> = { otp: null, verificationCode: null, links: [], linkDetails: [], codes: [], magicLink: null };
+
 function MessageCard({ message }: { message: InboxMessage }) {
-  const { extracted } = message;
+  const extracted = message.extracted ?? NO_ARTEFACTS;
   const code = extracted.otp ?? extracted.verificationCode;
   return (
     <article class="card message" data-testid="inbox-message">

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { addressParser } from 'postal-mime';
 import type { AttachmentMeta } from '../../../core/email.js';
-import type { Extracted } from '../../../core/extract.js';
+import type { Extracted, Extraction, ExtractionSkipped } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson } from '../sql.js';
@@ -24,7 +24,8 @@ export interface InboxMessageRecord {
   headers: Record<string, string>;
   attachments: AttachmentMeta[];
   read: boolean;
-  extracted: Extracted;
+  extracted: Extracted | null;
+  extractionSkipped: ExtractionSkipped | null;
   createdAt: string;
 }
 
@@ -72,6 +73,11 @@ type JoinedRow = {
   read: number;
 };
 
+function readExtraction(json: string): Extraction {
+  const stored = parseJson<Extracted | { skipped: ExtractionSkipped }>(json);
+  return 'skipped' in stored ? { extracted: null, extractionSkipped: stored.skipped } : { extracted: stored, extractionSkipped: null };
+}
+
 const displayNameOf = (from: string | undefined): string => (from === undefined ? '' : (addressParser(from)[0]?.name ?? ''));
 
 const toRecord = (row: JoinedRow, attachments: Map<string, AttachmentMeta[]>): InboxMessageRecord => {
@@ -90,7 +96,7 @@ const toRecord = (row: JoinedRow, attachments: Map<string, AttachmentMeta[]>): I
     headers,
     attachments: attachments.get(row.email_id) ?? [],
     read: fromFlag(row.read),
-    extracted: parseJson<Extracted>(row.extracted_json),
+    ...readExtraction(row.extracted_json),
     createdAt: row.created_at,
   };
 };

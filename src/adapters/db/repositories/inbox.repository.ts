@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
+import type { Extraction } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
@@ -169,7 +170,9 @@ export class InboxRepository {
     await this.db.selectFrom('inboxes').select('id').where('id', 'in', [...new Set(inboxIds)].sort()).orderBy('id').forUpdate().execute();
   }
 
-  async insertMessage(message: { id: string; inboxId: string; emailId: string; tenantId: string; extracted: unknown; createdAt: string }): Promise<void> {
+  /** A skipped extraction is stored as `{ skipped }` in the same column (no migration; read back by InboxMessageRepository). */
+  async insertMessage(message: { id: string; inboxId: string; emailId: string; tenantId: string; extraction: Extraction; createdAt: string }): Promise<void> {
+    const { extracted, extractionSkipped } = message.extraction;
     await this.db
       .insertInto('inbox_messages')
       .values({
@@ -177,7 +180,7 @@ export class InboxRepository {
         inbox_id: message.inboxId,
         email_id: message.emailId,
         tenant_id: message.tenantId,
-        extracted_json: JSON.stringify(message.extracted),
+        extracted_json: JSON.stringify(extracted ?? { skipped: extractionSkipped }),
         created_at: message.createdAt,
       })
       .execute();

@@ -8,7 +8,7 @@ import { AttachmentSchema } from './email.js';
 
 export const ExtractedSchema = Type.Object(
   {
-    otp: Nullable(Type.String({ description: 'The numeric one-time code most likely meant to be typed in' })),
+    otp: Nullable(Type.String({ description: 'The code a person would type (digits, letters or both), found with a strong cue' })),
     verificationCode: Nullable(Type.String({ description: 'The most likely code of any form (numeric or alphanumeric)' })),
     links: Type.Array(Type.String(), { description: 'The link URLs, in reading order (details of each in linkDetails)' }),
     linkDetails: Type.Array(
@@ -19,7 +19,7 @@ export const ExtractedSchema = Type.Object(
       }),
       { description: 'The links of `links`, in the same order, with their anchor text and what each is for' },
     ),
-    codes: Type.Array(Type.String(), { description: 'Every code found, in reading order' }),
+    codes: Type.Array(Type.String(), { description: 'Every code candidate, most confident first' }),
     magicLink: Nullable(Type.String({ description: 'The verification or magic-login link a tester most likely wants to open' })),
   },
   { title: 'Extracted', description: 'Auth artefacts found at ingest; see docs/inboxes.md' },
@@ -44,7 +44,12 @@ export const InboxMessageSchema = Type.Object(
       }),
     ),
     read: Type.Boolean(),
-    extracted: ExtractedSchema,
+    extracted: Nullable(ExtractedSchema),
+    extractionSkipped: Nullable(
+      Type.Union([Type.Literal('time-budget')], {
+        description: 'Why `extracted` is null: "time-budget" (extraction ran out of its time budget; the mail is stored all the same). null when extraction ran.',
+      }),
+    ),
     createdAt: IsoDate,
   },
   { $id: 'InboxMessage', title: 'InboxMessage' },
