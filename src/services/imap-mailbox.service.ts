@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { onlyAddress } from '../core/address.js';
 import type { Caller } from '../core/api-key.js';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../core/errors.js';
 import { LoginThrottle } from '../core/login-throttle.js';
@@ -48,7 +49,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The IMAP backend: login with an inbox-scoped key, the inbox's messages with their UIDs, and the
  * raw EML they are served from. Reads and changes go through EmailService, so \Seen is the REST
- * `read` flag (with its email.updated event) and EXPUNGE deletes exactly as DELETE /emails/:id does.
+ * `read` flag (with its email.updated event) and EXPUNGE removes the inbox's copy as EmailService.delete
+ * does for an inbox-scoped key (the email itself only with the last copy).
  */
 export class ImapMailboxService {
   private readonly byAddress: LoginThrottle;
@@ -137,7 +139,7 @@ export class ImapMailboxService {
     await this.emails.setRead(identity.caller, message.emailId, seen);
   }
 
-  /** Deletes the messages as DELETE /emails/:id does; those already gone count as deleted. */
+  /** Removes the inbox's copies (EmailService.delete for an inbox-scoped key); those already gone count as deleted. */
   async expunge(identity: ImapIdentity, messages: ImapMessage[]): Promise<void> {
     if (!identity.canExpunge) {
       throw new ForbiddenError('IMAP_DELETE_FORBIDDEN', 'This key may not delete messages (it needs the api scope as well as imap)');
@@ -153,9 +155,14 @@ export class ImapMailboxService {
     const found = new Map<string, SearchableRow>();
     for (let i = 0; i < messages.length; i += SEARCH_BATCH) {
       const ids = messages.slice(i, i + SEARCH_BATCH).map((m) => m.emailId);
-      for (const row of await this.repos.imapMailbox.searchable(identity.caller.tenantId, ids)) found.set(row.emailId, row);
+      for (const row of await this.repos.imapMailbox.searchable(identity.caller.tenantId, ids)) found.set(row.emailId, this.ownBlindCopyOnly(identity, row));
     }
     return found;
+  }
+
+  /** SEARCH BCC must not reveal which other inboxes got the message (as the REST `bcc` does not). */
+  private ownBlindCopyOnly(identity: ImapIdentity, row: SearchableRow): SearchableRow {
+    return { ...row, bcc: onlyAddress(row.bcc, identity.address) };
   }
 
   private remember(key: string, structure: MimeEntity): MimeEntity {
