@@ -26,7 +26,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_IMAP_MAX_CONNECTIONS_PER_INBOX', default: '10', description: 'Simultaneous IMAP logins per inbox on one node; one more is refused with NO [LIMIT].' },
   { name: 'MAILROOM_IMAP_IDLE_TIMEOUT_MS', default: '1800000', description: 'Inactivity after which an IMAP client is logged out (RFC 3501 asks for at least 30 minutes).' },
   { name: 'MAILROOM_IMAP_AUTH_FAILURE_DELAY_MS', default: '1000', description: 'Pause before every failed IMAP login is answered.' },
-  { name: 'MAILROOM_IMAP_AUTH_FAILURES_PER_ADDRESS', default: '10', description: 'Failed IMAP logins per inbox address in 15 minutes before further logins for it are refused.' },
+  { name: 'MAILROOM_IMAP_AUTH_FAILURES_PER_ADDRESS', default: '10', description: 'Failed IMAP logins per (inbox address, client IP) in 15 minutes before further logins for that address from that IP are refused.' },
   { name: 'MAILROOM_IMAP_AUTH_FAILURES_PER_IP', default: '50', description: 'Failed IMAP logins per client IP in 15 minutes before further logins from it are refused.' },
   { name: 'MAILROOM_TLS_CERT', default: '(generated)', description: 'PEM certificate path; without it a self-signed certificate is made once in the data dir.' },
   { name: 'MAILROOM_TLS_KEY', default: '(generated)', description: 'PEM private key path, required together with MAILROOM_TLS_CERT.' },

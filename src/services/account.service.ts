@@ -2,11 +2,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import { signJwt, verifyJwt } from '../core/jwt.js';
-import { LoginThrottle } from '../core/login-throttle.js';
 import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../core/password.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { Tenant } from '../adapters/db/repositories/tenant.repository.js';
 import type { User } from '../adapters/db/repositories/user.repository.js';
+import { MemoryFailureCounter } from '../adapters/events/memory.failure-counter.js';
+import type { FailureCounter } from '../ports/failure-counter.js';
+import { LoginGuard } from './login-guard.js';
 import type { TenantService } from './tenant.service.js';
 
 export interface AccountSettings {
@@ -20,7 +22,7 @@ export interface AccountSettings {
    * session) all get through, instead of all but one being signed out.
    */
   refreshReuseGraceMs: number;
-  /** Failed sign-ins per email address, and per client IP, in `throttleWindowMs` before further ones are refused. */
+  /** Failed sign-ins per (email address, client IP), and per client IP, in `throttleWindowMs` before further ones are refused. */
   failuresPerEmail: number;
   failuresPerIp: number;
   throttleWindowMs: number;
@@ -81,18 +83,18 @@ function checkPasswordRules(password: string): void {
  * sessions are short-lived HS256 JWTs plus a rotating refresh token kept (hashed) in the database.
  */
 export class AccountService {
-  private readonly failuresByEmail: LoginThrottle;
-  private readonly failuresByIp: LoginThrottle;
+  private readonly signInGuard: LoginGuard;
 
+  /** `failures`: counts over `settings.throttleWindowMs` (shared in Redis when configured). */
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
     private readonly secret: Buffer,
     readonly settings: AccountSettings,
     private readonly now: () => number = Date.now,
+    failures: FailureCounter = new MemoryFailureCounter(settings.throttleWindowMs, now),
   ) {
-    this.failuresByEmail = new LoginThrottle(settings.failuresPerEmail, settings.throttleWindowMs, now);
-    this.failuresByIp = new LoginThrottle(settings.failuresPerIp, settings.throttleWindowMs, now);
+    this.signInGuard = new LoginGuard(failures, 'signin', { perIdentityAndIp: settings.failuresPerEmail, perIp: settings.failuresPerIp });
   }
 
   /** Self-service sign-up: a new tenant on the free plan with its production environment, and its first user. */
@@ -132,14 +134,13 @@ export class AccountService {
   /** Wrong email and wrong password answer alike, in about the same time (a decoy hash is checked). */
   async signIn(input: Credentials, clientIp: string): Promise<Session> {
     const email = input.email.trim().toLowerCase();
-    if (this.failuresByEmail.blocked(email) || this.failuresByIp.blocked(clientIp)) {
+    if (await this.signInGuard.blocked(email, clientIp)) {
       throw new RateLimitedError('LOGIN_THROTTLED', 'Too many failed sign-ins; wait a few minutes and try again');
     }
     const user = await this.repos.users.getByEmail(email);
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
     if (user === undefined || !valid) {
-      this.failuresByEmail.fail(email);
-      this.failuresByIp.fail(clientIp);
+      await this.signInGuard.fail(email, clientIp);
       throw new UnauthenticatedError('INVALID_CREDENTIALS', 'Wrong email or password');
     }
     await this.repos.users.touchSignIn(user.id, new Date(this.now()).toISOString());

@@ -1,3 +1,4 @@
+import { connect as netConnect } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 
 /**
@@ -23,8 +24,9 @@ export class RawImapClient {
     socket.on('error', () => undefined);
   }
 
-  static async connect(port: number, host = '127.0.0.1'): Promise<RawImapClient> {
-    const socket = connect({ host, port, rejectUnauthorized: false });
+  /** `localAddress`: connect from another loopback address (127.0.0.2, …), another client IP for the server. */
+  static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawImapClient> {
+    const socket = connect({ socket: netConnect({ host, port, localAddress }), rejectUnauthorized: false });
     await new Promise<void>((resolve, reject) => {
       socket.once('secureConnect', resolve);
       socket.once('error', reject);
