@@ -167,7 +167,15 @@ export class AccountService {
     const claims = verifyJwt(token, this.secret, Math.floor(this.now() / 1000));
     if (claims === 'expired') throw new UnauthenticatedError('TOKEN_EXPIRED', 'The session token has expired; refresh it (POST /api/v1/auth/refresh) or sign in again');
     if (typeof claims === 'string') throw new UnauthenticatedError('TOKEN_INVALID', 'Invalid session token');
-    return { tenantId: claims.tid, keyId: `${SESSION_KEY_PREFIX}${claims.sub}`, environmentId: null, inboxId: null, scopes: ['api'], credential: 'jwt' };
+    return {
+      tenantId: claims.tid,
+      keyId: `${SESSION_KEY_PREFIX}${claims.sub}`,
+      environmentId: null,
+      inboxId: null,
+      scopes: ['api'],
+      credential: 'jwt',
+      session: { id: claims.sid, expiresAtMs: claims.exp * 1000 },
+    };
   }
 
   /** The signed-in user (null for API-key callers) and the account. */
@@ -186,10 +194,11 @@ export class AccountService {
   private async startSession(user: User): Promise<Session> {
     const now = this.now();
     const iat = Math.floor(now / 1000);
-    const accessToken = signJwt({ sub: user.id, tid: user.tenantId, iat, exp: iat + this.settings.accessTokenSeconds }, this.secret);
+    const sessionId = randomUUID();
+    const accessToken = signJwt({ sub: user.id, tid: user.tenantId, iat, exp: iat + this.settings.accessTokenSeconds, sid: sessionId }, this.secret);
     const refreshToken = randomBytes(32).toString('base64url');
     const refreshExpiresAt = new Date(now + this.settings.refreshSessionMs);
-    await this.repos.users.insertSession({ id: randomUUID(), userId: user.id, tokenHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: refreshExpiresAt.toISOString() });
+    await this.repos.users.insertSession({ id: sessionId, userId: user.id, tokenHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: refreshExpiresAt.toISOString() });
     return { accessToken, expiresIn: this.settings.accessTokenSeconds, refreshToken, refreshExpiresAt, user: publicUser(user) };
   }
 
