@@ -198,7 +198,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
-  const domains = new DomainService(repos, resolver, dnsProvider, inboxes, { mailDomain: config.mailDomain, mxHost: config.mxHost }, logger);
+  const sessionSecret = await loadSessionSecret(config);
+  const domains = new DomainService(
+    repos,
+    resolver,
+    dnsProvider,
+    inboxes,
+    { mailDomain: config.mailDomain, mxHost: config.mxHost, claimDays: config.domains.claimDays, claimSecret: sessionSecret },
+    logger,
+  );
   const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
   // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
@@ -246,7 +254,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     apiKeys: new ApiKeyService(repos),
     environments: new EnvironmentService(repos),
     usage,
-    accounts: new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs)),
+    accounts: new AccountService(repos, tenants, sessionSecret, { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs)),
     storage: new CustomStorageService({
       repos,
       unitOfWork,

@@ -35,6 +35,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_DNS_SERVERS', default: '(system resolvers)', description: 'Comma-separated host:port list used for SPF/DKIM/DMARC and domain lookups.' },
   { name: 'MAILROOM_DNS_TIMEOUT_MS', default: '2000', description: 'Per-lookup DNS timeout; a lookup that times out yields temperror instead of stalling a session.' },
   { name: 'MAILROOM_DOMAIN_RECHECK_MS', default: '3600000', description: 'How often the DNS records of custom domains are checked again (one node at a time); broken records are flagged, never un-verified.' },
+  { name: 'MAILROOM_DOMAIN_CLAIM_DAYS', default: '7', description: "Days after which an account's unverified custom-domain claim lapses, so another account can add the name (one that publishes its own TXT record takes it over at once)." },
   { name: 'MAILROOM_DNSPROVIDER_API_URL', default: 'https://api.cloudflare.com/client/v4', description: 'Base URL of the DNS provider API (Cloudflare v4 shape) used by POST /domains/:domain/setup-dnsprovider.' },
   { name: 'MAILROOM_INGEST_WORKERS', default: 'CPUs - 1 (1 to 4)', description: 'Worker threads that parse, authenticate and scan incoming mail, leaving the main thread to SMTP, HTTP and the database (0 does it all on the main thread).' },
   { name: 'MAILROOM_INBOX_SWEEP_INTERVAL_MS', default: '30000', description: 'How often expired temporary inboxes (ttlSeconds) are deleted with their messages; one node at a time does it.' },
