@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import { signJwt, verifyJwt } from '../core/jwt.js';
-import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../core/password.js';
+import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '../core/password.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { Tenant } from '../adapters/db/repositories/tenant.repository.js';
 import type { User } from '../adapters/db/repositories/user.repository.js';
@@ -73,8 +73,12 @@ function normaliseEmail(raw: string): string {
 }
 
 function checkPasswordRules(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+  const problem = passwordProblem(password);
+  if (problem === 'length') {
     throw new InvalidInputError('INVALID_PASSWORD', `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, { field: 'password' });
+  }
+  if (problem === 'common') {
+    throw new InvalidInputError('PASSWORD_TOO_COMMON', 'password is one of the most common passwords (the first to be guessed); choose another', { field: 'password' });
   }
 }
 

@@ -66,6 +66,8 @@ describe.each(TEST_DIALECTS)('accounts and sessions (%s)', (dialect) => {
     expect(badEmail.json()).toMatchObject({ statusCode: 400, code: 'INVALID_EMAIL', field: 'email' });
     const shortPassword = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: 'short' }, { apiKey: null });
     expect(shortPassword.json()).toMatchObject({ statusCode: 400, code: 'INVALID_PASSWORD', field: 'password' });
+    const common = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: 'Password' }, { apiKey: null });
+    expect(common.json()).toMatchObject({ statusCode: 400, code: 'PASSWORD_TOO_COMMON', field: 'password' });
   });
 
   it('signs in, rotates the refresh cookie on refresh, and signs out', async () => {
