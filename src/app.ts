@@ -47,7 +47,7 @@ import { RecipientService } from './services/recipient.service.js';
 import { TenantService } from './services/tenant.service.js';
 import { buildHttpServer } from './transports/http/http.server.js';
 import { createSmtpServer } from './transports/smtp/smtp.server.js';
-import { ImapMailboxService } from './services/imap-mailbox.service.js';
+import { IMAP_FAILURE_WINDOW_MS, ImapMailboxService } from './services/imap-mailbox.service.js';
 import { createImapServer } from './transports/imap/imap.server.js';
 import { VERSION } from './version.js';
 import type { IngestParticipant } from './services/ingest-participant.js';
@@ -57,6 +57,9 @@ import { EnvironmentService } from './services/environment.service.js';
 import { TenantLimits } from './services/tenant-limits.js';
 import { UsageService } from './services/usage.service.js';
 import { connectRedis } from './adapters/events/redis.event-bus.js';
+import { MemoryFailureCounter } from './adapters/events/memory.failure-counter.js';
+import { RedisFailureCounter } from './adapters/events/redis.failure-counter.js';
+import type { FailureCounter } from './ports/failure-counter.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { createPeriodicTask } from './workers/periodic-task.js';
@@ -217,7 +220,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
-  const domains = new DomainService(repos, resolver, dnsProvider, inboxes, { mailDomain: config.mailDomain, mxHost: config.mxHost }, logger);
+  const sessionSecret = await loadSessionSecret(config);
+  const domains = new DomainService(
+    repos,
+    resolver,
+    dnsProvider,
+    inboxes,
+    { mailDomain: config.mailDomain, mxHost: config.mxHost, claimDays: config.domains.claimDays, claimSecret: sessionSecret },
+    logger,
+  );
   const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
   // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
@@ -236,6 +247,10 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     deliver: (job) => deliveries.deliver(job).then((outcome) => metrics.deliveryAttempt(outcome.status)),
     logger,
   });
+  // One Redis connection for the rate limiter and the login throttles, so every node counts alike.
+  const rateLimitRedis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  const failureCounter = (windowMs: number): FailureCounter =>
+    rateLimitRedis === undefined ? new MemoryFailureCounter(windowMs) : new RedisFailureCounter(rateLimitRedis, config.realtime.redisPrefix, windowMs);
   const auth = new AuthService(repos, logBackgroundError);
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
   const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
@@ -247,7 +262,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       failureDelayMs: config.imap.authFailureDelayMs,
       failuresPerAddress: config.imap.authFailuresPerAddress,
       failuresPerIp: config.imap.authFailuresPerIp,
-    }),
+    }, failureCounter(IMAP_FAILURE_WINDOW_MS)),
     inboxes,
     domains,
     inboxMessages: new InboxMessageService(repos, inboxes, waiters),
@@ -288,7 +303,6 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   participants.push(usage.participant());
 
   const tls = await loadTlsMaterial(config);
-  const rateLimitRedis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
   const readiness = new ReadinessService(
     [
       { name: 'database', probe: () => repos.operations.ping() },

@@ -1139,7 +1139,7 @@ export interface Operations {
   "GET /api/v1/realtime/events": {
     path: Record<string, never>;
     query: {
-      /** The API key, for clients that cannot set the x-api-key header (EventSource) */
+      /** The API key or dashboard session token, for clients that cannot set headers (EventSource) */
       token?: string;
       /** broadcast: this stream gets every event. distributed: the streams of one API key (and one environmentId filter) share the events, each going to exactly one of them, across all nodes. Requires an API key. */
       mode?: "broadcast" | "distributed";

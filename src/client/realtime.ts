@@ -40,7 +40,7 @@ export type RealtimeEvent =
   | Envelope<'email.updated', { id: string; changes: { read?: boolean } }>
   | Envelope<'email.deleted', { id: string }>
   | Envelope<'inbox.message', InboxMessageData>
-  | Envelope<'disconnect', { reason: 'slow_consumer' | 'shutdown' | 'key_revoked'; message: string }>;
+  | Envelope<'disconnect', { reason: 'slow_consumer' | 'shutdown' | 'key_revoked' | 'session_ended'; message: string }>;
 
 export type RealtimeEventType = RealtimeEvent['type'];
 export type StreamMode = 'broadcast' | 'distributed';

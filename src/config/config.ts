@@ -35,7 +35,7 @@ export interface AppConfig {
   mailDomain: string;
   mxHost: string;
   dns: { servers: string[]; timeoutMs: number };
-  domains: { recheckIntervalMs: number; dnsProviderApiUrl: string };
+  domains: { recheckIntervalMs: number; dnsProviderApiUrl: string; claimDays: number };
   ingestWorkers: number;
   inboxes: { sweepIntervalMs: number };
   publicUrl: string;
@@ -220,6 +220,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     dns: { servers: dnsServers(env), timeoutMs: integer(env, 'MAILROOM_DNS_TIMEOUT_MS', 2000, 50, 60_000) },
     domains: {
       recheckIntervalMs: integer(env, 'MAILROOM_DOMAIN_RECHECK_MS', 3_600_000, 1000, 7 * 86_400_000),
+      claimDays: integer(env, 'MAILROOM_DOMAIN_CLAIM_DAYS', 7, 1, 365),
       dnsProviderApiUrl: httpUrl(env, 'MAILROOM_DNSPROVIDER_API_URL', 'https://api.cloudflare.com/client/v4'),
     },
     // One core stays with the main thread (SMTP, HTTP, database), which is the busier half of ingest.

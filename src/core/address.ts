@@ -12,3 +12,9 @@ export function localPartOf(address: string): string {
   const at = address.lastIndexOf('@');
   return at < 0 ? address : address.slice(0, at);
 }
+
+/** The entries of `addresses` that are `own` (case-insensitively): how a list is narrowed to one recipient's view. */
+export function onlyAddress(addresses: string[], own: string): string[] {
+  const wanted = own.toLowerCase();
+  return addresses.filter((address) => address.toLowerCase() === wanted);
+}

@@ -38,6 +38,8 @@ export interface Caller {
    * sessions, which may open broadcast SSE streams but not distributed ones (spec 5.6).
    */
   credential?: 'api-key' | 'jwt';
+  /** For a JWT: its refresh session and expiry (ms), re-checked for the SSE streams it opened. */
+  session?: { id: string | undefined; expiresAtMs: number };
 }
 
 export const isInboxScoped = (caller: Caller): boolean => caller.inboxId !== null;

@@ -8,6 +8,8 @@ export interface SessionClaims {
   tid: string;
   iat: number;
   exp: number;
+  /** The refresh session the token was issued with: signing out of it ends the token's SSE streams. */
+  sid?: string;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
@@ -40,6 +42,7 @@ export function verifyJwt(token: string, secret: Buffer, nowSeconds: number): Se
     return 'malformed';
   }
   if (typeof claims.sub !== 'string' || typeof claims.tid !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return 'malformed';
+  if (claims.sid !== undefined && typeof claims.sid !== 'string') return 'malformed';
   if (claims.exp <= nowSeconds) return 'expired';
   return claims as SessionClaims;
 }

@@ -1,13 +1,12 @@
 /**
- * Counts failed logins per key (an address, a client IP) in a sliding window. Once a key reaches
- * the limit, further attempts are refused, right or wrong, until its oldest failure leaves the window;
- * that caps guessing without letting one attacker lock a user out for longer than the window.
+ * Counts failures per key (an address and client IP, a client IP) in a sliding window, in this
+ * process. A key's count falls as its failures leave the window, so a throttle built on it refuses
+ * for at most one window after the last failure.
  */
-export class LoginThrottle {
+export class FailureWindow {
   private readonly failures = new Map<string, number[]>();
 
   constructor(
-    private readonly limit: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -20,8 +19,8 @@ export class LoginThrottle {
     return kept;
   }
 
-  blocked(key: string): boolean {
-    return this.recent(key).length >= this.limit;
+  count(key: string): number {
+    return this.recent(key).length;
   }
 
   fail(key: string): void {

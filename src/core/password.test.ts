@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './password.js';
+import { hashPassword, passwordProblem, verifyPassword } from './password.js';
 
 describe('scrypt password hashes', () => {
   it('verifies the right password only, with a fresh salt per hash', async () => {
@@ -13,5 +14,26 @@ describe('scrypt password hashes', () => {
   it('refuses a stored value that is not one of its hashes', async () => {
     expect(await verifyPassword('x', 'plain-text')).toBe(false);
     expect(await verifyPassword('x', 'scrypt$1$1$1$$')).toBe(false);
+  });
+
+  it('hashes two at a time at most, so a burst leaves the libuv thread pool to file and DNS work', async () => {
+    let done = 0;
+    const burst = Array.from({ length: 16 }, () => hashPassword('correct horse battery').then(() => (done += 1)));
+    await readFile(import.meta.filename);
+    const doneWhenFileRead = done;
+    await Promise.all(burst);
+    // Without the queue the read waits behind the 16 hashes in the pool (4 threads): about 13 are done by then.
+    expect(doneWhenFileRead).toBeLessThan(6);
+  });
+});
+
+describe('password rules', () => {
+  it('refuses short, overlong and common passwords (any case)', () => {
+    expect(passwordProblem('short')).toBe('length');
+    expect(passwordProblem('x'.repeat(201))).toBe('length');
+    expect(passwordProblem('password')).toBe('common');
+    expect(passwordProblem('PassWord')).toBe('common');
+    expect(passwordProblem('sunshine')).toBe('common');
+    expect(passwordProblem('correct horse battery')).toBeUndefined();
   });
 });

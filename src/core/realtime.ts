@@ -3,7 +3,7 @@ import type { EventType } from './vocab.js';
 
 /** The last event of a stream the server closes; `data.reason` says why. Not a spec event type. */
 export const DISCONNECT_EVENT = 'disconnect' as const;
-export const DISCONNECT_REASONS = ['slow_consumer', 'shutdown', 'key_revoked'] as const;
+export const DISCONNECT_REASONS = ['slow_consumer', 'shutdown', 'key_revoked', 'session_ended'] as const;
 export type DisconnectReason = (typeof DISCONNECT_REASONS)[number];
 
 export type StreamEventType = EventType | typeof DISCONNECT_EVENT;

@@ -2,11 +2,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
 import { signJwt, verifyJwt } from '../core/jwt.js';
-import { LoginThrottle } from '../core/login-throttle.js';
-import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from '../core/password.js';
+import { decoyPasswordHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '../core/password.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { Tenant } from '../adapters/db/repositories/tenant.repository.js';
 import type { User } from '../adapters/db/repositories/user.repository.js';
+import { MemoryFailureCounter } from '../adapters/events/memory.failure-counter.js';
+import type { FailureCounter } from '../ports/failure-counter.js';
+import { LoginGuard } from './login-guard.js';
 import type { TenantService } from './tenant.service.js';
 
 export interface AccountSettings {
@@ -20,7 +22,7 @@ export interface AccountSettings {
    * session) all get through, instead of all but one being signed out.
    */
   refreshReuseGraceMs: number;
-  /** Failed sign-ins per email address, and per client IP, in `throttleWindowMs` before further ones are refused. */
+  /** Failed sign-ins per (email address, client IP), and per client IP, in `throttleWindowMs` before further ones are refused. */
   failuresPerEmail: number;
   failuresPerIp: number;
   throttleWindowMs: number;
@@ -71,8 +73,12 @@ function normaliseEmail(raw: string): string {
 }
 
 function checkPasswordRules(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+  const problem = passwordProblem(password);
+  if (problem === 'length') {
     throw new InvalidInputError('INVALID_PASSWORD', `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, { field: 'password' });
+  }
+  if (problem === 'common') {
+    throw new InvalidInputError('PASSWORD_TOO_COMMON', 'password is one of the most common passwords (the first to be guessed); choose another', { field: 'password' });
   }
 }
 
@@ -81,18 +87,18 @@ function checkPasswordRules(password: string): void {
  * sessions are short-lived HS256 JWTs plus a rotating refresh token kept (hashed) in the database.
  */
 export class AccountService {
-  private readonly failuresByEmail: LoginThrottle;
-  private readonly failuresByIp: LoginThrottle;
+  private readonly signInGuard: LoginGuard;
 
+  /** `failures`: counts over `settings.throttleWindowMs` (shared in Redis when configured). */
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
     private readonly secret: Buffer,
     readonly settings: AccountSettings,
     private readonly now: () => number = Date.now,
+    failures: FailureCounter = new MemoryFailureCounter(settings.throttleWindowMs, now),
   ) {
-    this.failuresByEmail = new LoginThrottle(settings.failuresPerEmail, settings.throttleWindowMs, now);
-    this.failuresByIp = new LoginThrottle(settings.failuresPerIp, settings.throttleWindowMs, now);
+    this.signInGuard = new LoginGuard(failures, 'signin', { perIdentityAndIp: settings.failuresPerEmail, perIp: settings.failuresPerIp });
   }
 
   /** Self-service sign-up: a new tenant on the free plan with its production environment, and its first user. */
@@ -132,14 +138,13 @@ export class AccountService {
   /** Wrong email and wrong password answer alike, in about the same time (a decoy hash is checked). */
   async signIn(input: Credentials, clientIp: string): Promise<Session> {
     const email = input.email.trim().toLowerCase();
-    if (this.failuresByEmail.blocked(email) || this.failuresByIp.blocked(clientIp)) {
+    if (await this.signInGuard.blocked(email, clientIp)) {
       throw new RateLimitedError('LOGIN_THROTTLED', 'Too many failed sign-ins; wait a few minutes and try again');
     }
     const user = await this.repos.users.getByEmail(email);
     const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
     if (user === undefined || !valid) {
-      this.failuresByEmail.fail(email);
-      this.failuresByIp.fail(clientIp);
+      await this.signInGuard.fail(email, clientIp);
       throw new UnauthenticatedError('INVALID_CREDENTIALS', 'Wrong email or password');
     }
     await this.repos.users.touchSignIn(user.id, new Date(this.now()).toISOString());
@@ -173,7 +178,15 @@ export class AccountService {
     const claims = verifyJwt(token, this.secret, Math.floor(this.now() / 1000));
     if (claims === 'expired') throw new UnauthenticatedError('TOKEN_EXPIRED', 'The session token has expired; refresh it (POST /api/v1/auth/refresh) or sign in again');
     if (typeof claims === 'string') throw new UnauthenticatedError('TOKEN_INVALID', 'Invalid session token');
-    return { tenantId: claims.tid, keyId: `${SESSION_KEY_PREFIX}${claims.sub}`, environmentId: null, inboxId: null, scopes: ['api'], credential: 'jwt' };
+    return {
+      tenantId: claims.tid,
+      keyId: `${SESSION_KEY_PREFIX}${claims.sub}`,
+      environmentId: null,
+      inboxId: null,
+      scopes: ['api'],
+      credential: 'jwt',
+      session: { id: claims.sid, expiresAtMs: claims.exp * 1000 },
+    };
   }
 
   /** The signed-in user (null for API-key callers) and the account. */
@@ -192,10 +205,11 @@ export class AccountService {
   private async startSession(user: User): Promise<Session> {
     const now = this.now();
     const iat = Math.floor(now / 1000);
-    const accessToken = signJwt({ sub: user.id, tid: user.tenantId, iat, exp: iat + this.settings.accessTokenSeconds }, this.secret);
+    const sessionId = randomUUID();
+    const accessToken = signJwt({ sub: user.id, tid: user.tenantId, iat, exp: iat + this.settings.accessTokenSeconds, sid: sessionId }, this.secret);
     const refreshToken = randomBytes(32).toString('base64url');
     const refreshExpiresAt = new Date(now + this.settings.refreshSessionMs);
-    await this.repos.users.insertSession({ id: randomUUID(), userId: user.id, tokenHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: refreshExpiresAt.toISOString() });
+    await this.repos.users.insertSession({ id: sessionId, userId: user.id, tokenHash: hashToken(refreshToken), createdAt: new Date(now).toISOString(), expiresAt: refreshExpiresAt.toISOString() });
     return { accessToken, expiresIn: this.settings.accessTokenSeconds, refreshToken, refreshExpiresAt, user: publicUser(user) };
   }
 

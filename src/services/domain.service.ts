@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import {
   asciiDomain,
@@ -20,6 +20,9 @@ import type { DnsProvider, DnsProviderZone } from '../ports/dns-provider.js';
 import type { DnsResolve } from '../ports/dns-resolver.js';
 import { checkRecords } from './domain-verification.js';
 import type { InboxService } from './inbox.service.js';
+
+/** Hex characters of a verification code (128 bits, as the random codes of older claims). */
+const VERIFICATION_CODE_LENGTH = 32;
 
 /** The Domain object of spec 2.7 (plus the Unicode form of IDN names). */
 export interface DomainView {
@@ -55,6 +58,10 @@ export interface DomainSettings {
   mailDomain: string;
   /** Where customers' MX records point; also refused as a custom domain. */
   mxHost: string;
+  /** Another account's unverified claim of a name lapses this many days after it was made. */
+  claimDays: number;
+  /** Keys the verification code of a (tenant, name) pair, so it is known before the claim exists. */
+  claimSecret: Buffer;
 }
 
 const RECHECK_BATCH = 20;
@@ -90,8 +97,9 @@ export class DomainService {
   async add(caller: Caller, input: { domain: string }): Promise<DomainDetailView> {
     const name = parseCustomDomain(input.domain, [this.settings.mailDomain, this.settings.mxHost]);
     if (isDomainProblem(name)) throw new InvalidInputError('INVALID_DOMAIN', name.message, { field: 'domain' });
-    await this.assertUnclaimed(caller, name.ascii);
-    const verificationCode = generateVerificationCode();
+    // Taking over another account's unverified claim proves ownership with the code the 409 named.
+    const takenOver = await this.releaseOrRefuse(caller, name.ascii);
+    const verificationCode = takenOver ? this.claimCode(caller.tenantId, name.ascii) : generateVerificationCode();
     const record: DomainRecord = {
       id: randomUUID(),
       tenantId: caller.tenantId,
@@ -159,13 +167,55 @@ export class DomainService {
    * domain is gone) and can still be deleted by hand.
    */
   async delete(caller: Caller, id: string): Promise<void> {
-    const domain = await this.getOrThrow(caller, id);
+    await this.remove(await this.getOrThrow(caller, id));
+  }
+
+  private async remove(domain: DomainRecord): Promise<void> {
     await this.repos.domains.delete(domain.id);
     // Listed after the row is gone, so an inbox created on the domain meanwhile is removed too.
     const inboxIds = await this.repos.domains.inboxIds(domain.id);
     // The domain is tenant-wide, so its inboxes go whatever environment the calling key is limited to.
-    const tenantWide: Caller = { ...caller, environmentId: null };
+    const tenantWide: Caller = { tenantId: domain.tenantId, keyId: 'domain-removal', environmentId: null, inboxId: null, scopes: ['api'] };
     for (const inboxId of inboxIds) await this.inboxes.delete(tenantWide, inboxId).catch((error: unknown) => this.ignoreGone(error));
+  }
+
+  /** The code an account must publish to take over another's unverified claim: HMAC-keyed, so no one else can predict it. */
+  private claimCode(tenantId: string, ascii: string): string {
+    return createHmac('sha256', this.settings.claimSecret).update(`domain-claim\n${tenantId}\n${ascii}`).digest('hex').slice(0, VERIFICATION_CODE_LENGTH);
+  }
+
+  /**
+   * Another account's unverified claim does not block the name for good: it lapses after
+   * `claimDays`, and before that an account whose TXT record is already published (its own code)
+   * takes the name over. Verified claims and this account's own claims still answer 409.
+   * Returns whether another account's claim was released.
+   */
+  private async releaseOrRefuse(caller: Caller, ascii: string): Promise<boolean> {
+    const existing = await this.repos.domains.getByName(ascii);
+    if (existing === undefined) return false;
+    const code = this.claimCode(caller.tenantId, ascii);
+    if (existing.tenantId === caller.tenantId || existing.verified) await this.assertUnclaimed(caller, ascii);
+    const lapsed = Date.parse(existing.createdAt) <= Date.now() - this.settings.claimDays * 86_400_000;
+    if (!lapsed && !(await this.publishedOwnership(ascii, code))) {
+      const txt = this.ownershipRecord(ascii, code);
+      throw new ConflictError(
+        'DOMAIN_EXISTS',
+        `${ascii} is claimed by another account but not verified: publish TXT ${txt.name} "${txt.value}" and add it again to take it over, or wait until that claim lapses (${this.settings.claimDays} days after it was made)`,
+        { field: 'domain' },
+      );
+    }
+    this.logger.info({ domainId: existing.id, domain: ascii, lapsed }, 'unverified custom domain claim released to another account');
+    await this.remove(existing);
+    return true;
+  }
+
+  private async publishedOwnership(ascii: string, code: string): Promise<boolean> {
+    const [checked] = await checkRecords(this.resolve, [this.ownershipRecord(ascii, code)]);
+    return checked?.status === 'verified';
+  }
+
+  private ownershipRecord(ascii: string, code: string): DnsRecord {
+    return expectedRecords(ascii, code, this.settings.mxHost).find((record) => record.type === 'TXT') as DnsRecord;
   }
 
   /** One recheck round: up to RECHECK_BATCH enabled domains not checked within `intervalMs`. */

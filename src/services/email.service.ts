@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { canSeeEnvironment, type Caller } from '../core/api-key.js';
 import type { Email, EmailContent } from '../core/email.js';
 import { decodeEmailCursor, encodeEmailCursor } from '../core/email-cursor.js';
+import { onlyAddress } from '../core/address.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import { makePage, type Page, type PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
@@ -21,6 +22,15 @@ export type EmailPage = Page<Email> & { nextCursor: string | null };
 const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Email ${id} not found`);
 
 /**
+ * `bcc` lists the envelope recipients no header names, other inboxes' addresses among them: an
+ * inbox-scoped caller sees only its own inbox's there (To and Cc are the message's own headers).
+ */
+function withoutOtherInboxes(emails: Email[], ownAddress: string | undefined): Email[] {
+  if (ownAddress === undefined) return emails;
+  return emails.map((email) => ({ ...email, bcc: onlyAddress(email.bcc, ownAddress) }));
+}
+
+/**
  * Reading and managing stored emails. Every read is scoped to the caller: another tenant's email,
  * another environment's (for an environment-scoped key) or another inbox's (for an inbox-scoped key)
  * is simply not found.
@@ -38,16 +48,18 @@ export class EmailService {
     const after = cursor === undefined ? undefined : decodeEmailCursor(cursor, sort);
     if (filter.inboxId !== undefined) await this.assertInboxVisible(caller, filter.inboxId);
     if (!canSeeEnvironment(caller, filter.environmentId)) return { ...makePage([], 0, request), nextCursor: null };
-    const page = await this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request, after);
+    const ownAddress = await this.ownAddressOf(caller);
+    const page = await this.repos.emails.list(caller.tenantId, { ...this.scope(caller, filter), ownAddress }, sort, request, after);
     const last = page.data.at(-1);
-    return { ...page, nextCursor: page.hasNextPage && last !== undefined ? encodeEmailCursor(last, sort) : null };
+    return { ...page, data: withoutOtherInboxes(page.data, ownAddress), nextCursor: page.hasNextPage && last !== undefined ? encodeEmailCursor(last, sort) : null };
   }
 
   async getOrThrow(caller: Caller, id: string): Promise<Email> {
     const email = await this.repos.emails.get(caller.tenantId, id);
     if (email === undefined || !this.visible(caller, email)) throw emailNotFound(id);
     if (caller.inboxId !== null) await this.assertInInbox(caller.inboxId, id);
-    return email;
+    const [narrowed] = withoutOtherInboxes([email], await this.ownAddressOf(caller));
+    return narrowed ?? email;
   }
 
   async contentOrThrow(caller: Caller, id: string): Promise<EmailContent> {
@@ -73,8 +85,17 @@ export class EmailService {
     return { id, read, updatedAt };
   }
 
+  /**
+   * An inbox-scoped caller removes only its inbox's copy; the email itself (row, EML, attachments)
+   * goes with the last copy, so mail that also reached another inbox stays there.
+   */
   async delete(caller: Caller, id: string): Promise<void> {
     const email = await this.getOrThrow(caller, id);
+    if (caller.inboxId !== null) {
+      if (!(await this.repos.inboxes.removeMessageOf(caller.inboxId, id))) throw emailNotFound(id);
+      await this.remove(caller.tenantId, email, true);
+      return;
+    }
     if (!(await this.remove(caller.tenantId, email))) throw emailNotFound(id);
   }
 
@@ -82,8 +103,8 @@ export class EmailService {
    * Row first, blobs after: a crash in between leaves an orphan blob (swept), never a row without its
    * file. Returns false when the email was already gone. The retention sweeper deletes through this too.
    */
-  async remove(tenantId: string, email: { id: string; environmentId: string }): Promise<boolean> {
-    const keys = await this.repos.emails.delete(tenantId, email.id);
+  async remove(tenantId: string, email: { id: string; environmentId: string }, unlinkedOnly = false): Promise<boolean> {
+    const keys = await this.repos.emails.delete(tenantId, email.id, unlinkedOnly);
     if (keys === undefined) return false;
     await Promise.all(keys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
     await this.events.publish({
@@ -122,6 +143,12 @@ export class EmailService {
     if (caller.inboxId !== null && caller.inboxId !== inboxId) throw new ForbiddenError('INBOX_KEY_FORBIDDEN', 'This key is bound to another inbox');
     const inbox = await this.repos.inboxes.get(caller.tenantId, inboxId);
     if (inbox === undefined || !canSeeEnvironment(caller, inbox.environmentId)) throw new NotFoundError('INBOX_NOT_FOUND', `Inbox ${inboxId} not found`);
+  }
+
+  /** An inbox-scoped caller's inbox address (undefined for other callers). */
+  private async ownAddressOf(caller: Caller): Promise<string | undefined> {
+    if (caller.inboxId === null) return undefined;
+    return (await this.repos.inboxes.get(caller.tenantId, caller.inboxId))?.address.toLowerCase() ?? '';
   }
 
   private visible(caller: Caller, email: Email): boolean {

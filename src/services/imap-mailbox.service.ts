@@ -1,14 +1,16 @@
 import { Readable } from 'node:stream';
+import { onlyAddress } from '../core/address.js';
 import type { Caller } from '../core/api-key.js';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../core/errors.js';
-import { LoginThrottle } from '../core/login-throttle.js';
 import { MimeScanner, scanMime, type MimeEntity } from '../core/mime-structure.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { MailboxMessageRow, SearchableRow } from '../adapters/db/repositories/imap-mailbox.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { FailureCounter } from '../ports/failure-counter.js';
 import type { AuthService } from './auth.service.js';
 import type { EmailService } from './email.service.js';
 import type { InboxService } from './inbox.service.js';
+import { LoginGuard } from './login-guard.js';
 
 /** A logged-in IMAP user: the inbox-scoped key as a Caller, and the one mailbox it opens. */
 export interface ImapIdentity {
@@ -35,7 +37,8 @@ export interface LoadedMessage {
   structure: MimeEntity | undefined;
 }
 
-const FAILURE_WINDOW_MS = 15 * 60_000;
+/** The window of the IMAP login throttle (the FailureCounter given to the service counts over it). */
+export const IMAP_FAILURE_WINDOW_MS = 15 * 60_000;
 /** Messages up to this size are read whole (one read beats a stream per section); larger ones are streamed. */
 const INLINE_LIMIT = 1024 * 1024;
 const STRUCTURE_CACHE_ENTRIES = 1000;
@@ -48,11 +51,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The IMAP backend: login with an inbox-scoped key, the inbox's messages with their UIDs, and the
  * raw EML they are served from. Reads and changes go through EmailService, so \Seen is the REST
- * `read` flag (with its email.updated event) and EXPUNGE deletes exactly as DELETE /emails/:id does.
+ * `read` flag (with its email.updated event) and EXPUNGE removes the inbox's copy as EmailService.delete
+ * does for an inbox-scoped key (the email itself only with the last copy).
  */
 export class ImapMailboxService {
-  private readonly byAddress: LoginThrottle;
-  private readonly byIp: LoginThrottle;
+  private readonly loginGuard: LoginGuard;
   /** Structures are immutable (stored mail never changes), so a small LRU keyed by blob is safe. */
   private readonly structures = new Map<string, MimeEntity>();
 
@@ -63,15 +66,15 @@ export class ImapMailboxService {
     private readonly emails: EmailService,
     private readonly blobs: BlobStore,
     private readonly options: ImapLoginOptions,
+    failures: FailureCounter,
   ) {
-    this.byAddress = new LoginThrottle(options.failuresPerAddress, FAILURE_WINDOW_MS);
-    this.byIp = new LoginThrottle(options.failuresPerIp, FAILURE_WINDOW_MS);
+    this.loginGuard = new LoginGuard(failures, 'imap', { perIdentityAndIp: options.failuresPerAddress, perIp: options.failuresPerIp });
   }
 
   /** Username: the inbox address or one of its aliases (any case); password: an active, unexpired key with the imap scope bound to it. */
   async login(username: string, password: string, remoteIp: string): Promise<ImapIdentity> {
     const address = username.trim().toLowerCase();
-    if (this.byAddress.blocked(address) || this.byIp.blocked(remoteIp)) {
+    if (await this.loginGuard.blocked(address, remoteIp)) {
       await sleep(this.options.failureDelayMs);
       throw new UnauthenticatedError('IMAP_AUTH_THROTTLED', 'Too many failed logins; try again later');
     }
@@ -79,8 +82,7 @@ export class ImapMailboxService {
       return await this.verify(address, password);
     } catch (error) {
       if (!(error instanceof UnauthenticatedError)) throw error;
-      this.byAddress.fail(address);
-      this.byIp.fail(remoteIp);
+      await this.loginGuard.fail(address, remoteIp);
       await sleep(this.options.failureDelayMs);
       throw error;
     }
@@ -137,7 +139,7 @@ export class ImapMailboxService {
     await this.emails.setRead(identity.caller, message.emailId, seen);
   }
 
-  /** Deletes the messages as DELETE /emails/:id does; those already gone count as deleted. */
+  /** Removes the inbox's copies (EmailService.delete for an inbox-scoped key); those already gone count as deleted. */
   async expunge(identity: ImapIdentity, messages: ImapMessage[]): Promise<void> {
     if (!identity.canExpunge) {
       throw new ForbiddenError('IMAP_DELETE_FORBIDDEN', 'This key may not delete messages (it needs the api scope as well as imap)');
@@ -153,9 +155,14 @@ export class ImapMailboxService {
     const found = new Map<string, SearchableRow>();
     for (let i = 0; i < messages.length; i += SEARCH_BATCH) {
       const ids = messages.slice(i, i + SEARCH_BATCH).map((m) => m.emailId);
-      for (const row of await this.repos.imapMailbox.searchable(identity.caller.tenantId, ids)) found.set(row.emailId, row);
+      for (const row of await this.repos.imapMailbox.searchable(identity.caller.tenantId, ids)) found.set(row.emailId, this.ownBlindCopyOnly(identity, row));
     }
     return found;
+  }
+
+  /** SEARCH BCC must not reveal which other inboxes got the message (as the REST `bcc` does not). */
+  private ownBlindCopyOnly(identity: ImapIdentity, row: SearchableRow): SearchableRow {
+    return { ...row, bcc: onlyAddress(row.bcc, identity.address) };
   }
 
   private remember(key: string, structure: MimeEntity): MimeEntity {

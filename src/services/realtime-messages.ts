@@ -38,6 +38,7 @@ const DISCONNECT_TEXT: Record<DisconnectReason, string> = {
   slow_consumer: 'The client fell too far behind reading events; reconnect with Last-Event-ID to resume',
   shutdown: 'The server is shutting down; reconnect with Last-Event-ID to resume',
   key_revoked: 'The API key of this stream was deactivated, deleted or has expired',
+  session_ended: 'The dashboard session of this stream was signed out or its token expired; reconnect with a fresh token',
 };
 
 export function disconnectMessage(cursor: string, reason: DisconnectReason): StreamMessage {

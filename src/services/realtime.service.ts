@@ -129,6 +129,7 @@ export class RealtimeService {
    * read per key) so a deactivated, deleted or expired key stops receiving events within a heartbeat.
    */
   async closeRevoked(): Promise<void> {
+    await this.closeEndedSessions();
     const byKey = new Map<string, Connection[]>();
     for (const connection of this.byId.values()) {
       const { caller } = connection.scope;
@@ -145,6 +146,30 @@ export class RealtimeService {
       const valid = record !== undefined && record.active && (record.expiresAt === null || Date.parse(record.expiresAt) > now);
       if (!valid) for (const connection of connections) connection.sink.close(disconnectMessage(connection.cursor, 'key_revoked'));
     }
+  }
+
+  /**
+   * Dashboard (JWT) streams end when their token expires or their refresh session is signed out or
+   * lapses (one read per session), within a heartbeat, like revoked keys' streams.
+   */
+  private async closeEndedSessions(): Promise<void> {
+    const now = Date.now();
+    const ended = new Map<string, boolean>();
+    for (const connection of [...this.byId.values()]) {
+      const session = connection.scope.caller.session;
+      if (connection.scope.caller.credential !== 'jwt' || session === undefined) continue;
+      let over = session.expiresAtMs <= now;
+      if (!over && session.id !== undefined) {
+        if (!ended.has(session.id)) ended.set(session.id, await this.sessionGone(session.id, now));
+        over = ended.get(session.id) === true;
+      }
+      if (over) connection.sink.close(disconnectMessage(connection.cursor, 'session_ended'));
+    }
+  }
+
+  private async sessionGone(sessionId: string, now: number): Promise<boolean> {
+    const session = await this.repos.users.getSessionById(sessionId);
+    return session === undefined || Date.parse(session.expiresAt) <= now;
   }
 
   /** Keeps this node's distributed members alive in their groups; a node that stops doing it drops out. */

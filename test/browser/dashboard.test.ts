@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
@@ -138,6 +140,30 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('dashboard in Chromium (
     await shot('email-html');
     await page.getByRole('tab', { name: 'Raw' }).click();
     await page.locator('.raw-body', { hasText: 'Subject: Scripted email' }).waitFor();
+  });
+
+  it('removes frames, refreshes, links and forms: opening the email makes no request to the sender', async () => {
+    const seen: string[] = [];
+    const listener = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.end('receipt');
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+    try {
+      const html = [
+        `<html><head><meta http-equiv="refresh" content="0;url=${origin}/refresh"><link rel="stylesheet" href="${origin}/link"><base href="${origin}/">`,
+        `</head><frameset><frame src="${origin}/frame"><noframes><form action="${origin}/form"><button formaction="${origin}/button">Go</button></form></noframes></frameset></html>`,
+      ].join('');
+      await sendMail(t.smtpPort, { from: 'tracker@shop.example', to: inboxAddress, subject: 'Framed email', html, text: 'plain' });
+      await nav('Emails');
+      await page.locator('.email-row', { hasText: 'Framed email' }).click();
+      await page.locator('iframe.html-body').waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(seen).toEqual([]);
+    } finally {
+      listener.close();
+    }
   });
 
   it('creates a webhook linked to an inbox, shows its secret once, and lists its failed delivery with a resend', async () => {

@@ -22,8 +22,10 @@ export class HttpClient {
     readonly baseUrl: string,
     ca: Buffer,
     private readonly defaultKey?: string,
+    /** Connect from this loopback address (127.0.0.2, …): a different client IP for the server. */
+    localAddress?: string,
   ) {
-    this.agent = new Agent({ ca, keepAlive: true });
+    this.agent = new Agent({ ca, keepAlive: true, ...(localAddress === undefined ? {} : { localAddress, family: 4 }) });
   }
 
   request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {

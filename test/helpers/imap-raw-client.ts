@@ -1,4 +1,5 @@
-import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { connect as netConnect } from 'node:net';
+import { connect, type TLSSocket } from 'node:tls';
 
 /**
  * A bare IMAP client over TLS for what real clients hide: exact response bytes (differential tests
@@ -23,11 +24,9 @@ export class RawImapClient {
     socket.on('error', () => undefined);
   }
 
-  /** `localAddress` (another 127.x address) makes the connection come from a different client IP. */
+  /** `localAddress`: connect from another loopback address (127.0.0.2, …), another client IP for the server. */
   static async connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawImapClient> {
-    // tls.connect passes socket.connect options such as localAddress through; its types omit them.
-    const options: ConnectionOptions & { localAddress?: string } = { host, port, rejectUnauthorized: false, localAddress };
-    const socket = connect(options);
+    const socket = connect({ socket: netConnect({ host, port, localAddress }), rejectUnauthorized: false });
     await new Promise<void>((resolve, reject) => {
       socket.once('secureConnect', resolve);
       socket.once('error', reject);

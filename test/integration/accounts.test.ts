@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
-import type { HttpClient, HttpResponse } from '../helpers/http-client.js';
+import { HttpClient, type HttpResponse } from '../helpers/http-client.js';
 import { httpsFetch } from '../helpers/https-fetch.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -22,6 +22,13 @@ async function signUp(client: HttpClient, email = uniqueEmail()) {
   const response = await client.post('/api/v1/auth/signup', { email, password: PASSWORD }, { apiKey: null });
   expect(response.status, response.text).toBe(201);
   return { email, token: response.json().accessToken as string, cookie: refreshCookie(response), body: response.json(), response };
+}
+
+/** A client connecting from another loopback address, so the server sees another client IP. */
+function fromAddress(t: TestApp, localAddress: string): HttpClient {
+  const client = new HttpClient(t.http.baseUrl, t.ca, undefined, localAddress);
+  onTestFinished(() => client.close());
+  return client;
 }
 
 const bearer = (token: string) => ({ apiKey: null, headers: { authorization: `Bearer ${token}` } });
@@ -59,6 +66,8 @@ describe.each(TEST_DIALECTS)('accounts and sessions (%s)', (dialect) => {
     expect(badEmail.json()).toMatchObject({ statusCode: 400, code: 'INVALID_EMAIL', field: 'email' });
     const shortPassword = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: 'short' }, { apiKey: null });
     expect(shortPassword.json()).toMatchObject({ statusCode: 400, code: 'INVALID_PASSWORD', field: 'password' });
+    const common = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: 'Password' }, { apiKey: null });
+    expect(common.json()).toMatchObject({ statusCode: 400, code: 'PASSWORD_TOO_COMMON', field: 'password' });
   });
 
   it('signs in, rotates the refresh cookie on refresh, and signs out', async () => {
@@ -109,13 +118,16 @@ describe.each(TEST_DIALECTS)('accounts and sessions (%s)', (dialect) => {
     expect(text.json()).toMatchObject({ statusCode: 403, code: 'CSRF_CHECK_FAILED' });
   });
 
-  it('throttles failed sign-ins per email address', async () => {
+  it("throttles failed sign-ins per (email address, client IP): the attacker's IP is refused, the user's is not", async () => {
     const { email } = await signUp(client);
+    const attacker = fromAddress(t, '127.0.0.2');
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      expect((await client.post('/api/v1/auth/signin', { email, password: 'wrong password' }, { apiKey: null })).status).toBe(401);
+      expect((await attacker.post('/api/v1/auth/signin', { email, password: 'wrong password' }, { apiKey: null })).status).toBe(401);
     }
-    const throttled = await client.post('/api/v1/auth/signin', { email, password: PASSWORD }, { apiKey: null });
+    const throttled = await attacker.post('/api/v1/auth/signin', { email, password: PASSWORD }, { apiKey: null });
     expect(throttled.json()).toMatchObject({ statusCode: 429, code: 'LOGIN_THROTTLED' });
+    const user = await fromAddress(t, '127.0.0.3').post('/api/v1/auth/signin', { email, password: PASSWORD }, { apiKey: null });
+    expect(user.status, user.text).toBe(200);
   });
 
   it('keeps tenants apart and refuses forged or tampered tokens', async () => {

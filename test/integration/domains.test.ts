@@ -109,6 +109,36 @@ describe.each(TEST_DIALECTS)('custom domains (%s)', (dialect) => {
       expect(theirs.json().message).toContain('another account');
     });
 
+    it("an unverified claim does not block the owner: publishing its own TXT record takes the name over; a verified claim stays", async () => {
+      const squatted = await add('contested.example.net');
+      const owner = t.client((await t.createTenant('Real owner')).apiKey);
+      const refused = await owner.post('/api/v1/domains', { domain: 'contested.example.net' });
+      expect(refused.json()).toMatchObject({ statusCode: 409, code: 'DOMAIN_EXISTS' });
+      const txt = /publish TXT (\S+) "([^"]+)"/.exec(refused.json().message as string);
+      expect(txt?.[1]).toBe('_mailroom.contested.example.net');
+      zone['_mailroom.contested.example.net'] = { TXT: [txt?.[2] as string] };
+      const taken = await owner.post('/api/v1/domains', { domain: 'contested.example.net' });
+      expect(taken.status, taken.text).toBe(201);
+      expect(`mailroom-verification=${taken.json().verificationCode}`).toBe(txt?.[2]);
+      expect((await t.http.get(`/api/v1/domains/${squatted.id}`)).status).toBe(404);
+
+      zone['contested.example.net'] = { MX: [{ exchange: MX_HOST, priority: 10 }] };
+      expect((await owner.post('/api/v1/domains/contested.example.net/verify', { code: taken.json().verificationCode })).json().verified).toBe(true);
+      const late = await t.http.post('/api/v1/domains', { domain: 'contested.example.net' });
+      expect(late.json()).toMatchObject({ statusCode: 409, code: 'DOMAIN_EXISTS' });
+      expect(late.json().message).toContain('another account');
+    });
+
+    it('an unverified claim lapses after MAILROOM_DOMAIN_CLAIM_DAYS (7): another account then adds the name', async () => {
+      const stale = await add('stale.example.net');
+      const other = t.client((await t.createTenant('Later owner')).apiKey);
+      expect((await other.post('/api/v1/domains', { domain: 'stale.example.net' })).status).toBe(409);
+      const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
+      await t.app.ctx.db.kysely.updateTable('domains').set({ created_at: eightDaysAgo }).where('id', '=', stale.id).execute();
+      expect((await other.post('/api/v1/domains', { domain: 'stale.example.net' })).status).toBe(201);
+      expect((await t.http.get(`/api/v1/domains/${stale.id}`)).status).toBe(404);
+    });
+
     it('lists the tenant’s domains as a plain array and hides them from other tenants (404)', async () => {
       const list = await t.http.get('/api/v1/domains');
       expect(list.status).toBe(200);

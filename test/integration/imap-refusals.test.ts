@@ -114,6 +114,10 @@ describe.each(TEST_DIALECTS)('IMAP refusals (%s)', (dialect) => {
       expect(await login(target.address, target.key)).toMatch(/NO \[AUTHENTICATIONFAILED\] Too many failed logins/);
       // Other addresses from the same IP are not affected by this address's limit.
       expect(await login(other.address, other.key)).toMatch(/^T\d+ OK/);
+      // The throttle is per (address, client IP): the owner's client on another IP still logs in.
+      const elsewhere = await RawImapClient.connect(t.addresses.imap.port, '127.0.0.1', '127.0.0.2');
+      clients.push(elsewhere);
+      expect((await elsewhere.command(`LOGIN "${target.address}" "${target.key}"`)).tagged).toMatch(/^T\d+ OK/);
     });
 
     it('limits connections per inbox with NO [LIMIT]', async () => {

@@ -144,6 +144,29 @@ describe.each(TEST_DIALECTS)('realtime SSE on one node (%s)', (dialect) => {
     expect(JSON.parse(await distributed.body())).toMatchObject({ code: 'DISTRIBUTED_REQUIRES_API_KEY' });
   });
 
+  it('ends a dashboard stream when its session signs out, and when its token expires (session_ended)', async () => {
+    const signup = await t.http.post('/api/v1/auth/signup', { email: `sse-out-${Date.now()}@example.com`, password: 'correct horse battery' }, { apiKey: null });
+    const cookie = String(signup.headers['set-cookie']).split(';')[0] as string;
+    const stream = await RawSseReader.open(t, `${STREAM}?token=${signup.json().accessToken}`, {}).then(track);
+    await stream.collector.next((e) => e.type === 'connected');
+    expect((await t.http.post('/api/v1/auth/signout', {}, { apiKey: null, headers: { cookie } })).status).toBe(204);
+    await stream.ended;
+    expect(stream.collector.events.at(-1)).toMatchObject({ type: 'disconnect', data: { reason: 'session_ended' } });
+
+    const settings = t.app.ctx.services.accounts.settings as { accessTokenSeconds: number };
+    const lifetime = settings.accessTokenSeconds;
+    settings.accessTokenSeconds = 1;
+    try {
+      const signin = await t.http.post('/api/v1/auth/signin', { email: signup.json().user.email, password: 'correct horse battery' }, { apiKey: null });
+      const expiring = await RawSseReader.open(t, `${STREAM}?token=${signin.json().accessToken}`, {}).then(track);
+      await expiring.collector.next((e) => e.type === 'connected');
+      await expiring.ended;
+      expect(expiring.collector.events.at(-1)).toMatchObject({ type: 'disconnect', data: { reason: 'session_ended' } });
+    } finally {
+      settings.accessTokenSeconds = lifetime;
+    }
+  });
+
   it('resumes after Last-Event-ID: missed events first, in order, then live ones', async () => {
     const first = await raw();
     await first.collector.next((e) => e.type === 'connected');

@@ -2,19 +2,12 @@
 
 Usage: imaplib_session.py PORT USER PASSWORD
 """
-import imaplib
 import json
-import ssl
-import sys
 
-port, user, password = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-context = ssl.create_default_context()
-context.check_hostname = False
-context.verify_mode = ssl.CERT_NONE
+from imaplib_login import login
 
 result = {}
-imap = imaplib.IMAP4_SSL("127.0.0.1", port, ssl_context=context)
-result["login"] = imap.login(user, password)[0]
+imap, result["login"] = login()
 typ, listing = imap.list()
 result["list"] = [line.decode() for line in listing]
 typ, data = imap.select("INBOX")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoginThrottle } from '../../src/core/login-throttle.js';
+import { FailureWindow } from '../../src/core/login-throttle.js';
 import { MimeScanner, scanMime, type MimeEntity } from '../../src/core/mime-structure.js';
 import { parseAddressList } from '../../src/transports/imap/address-list.js';
 import { parseCommand } from '../../src/transports/imap/imap-parser.js';
@@ -99,16 +99,16 @@ describe('ENVELOPE addresses', () => {
   });
 });
 
-describe('LoginThrottle', () => {
-  it('blocks a key at the limit until its oldest failure leaves the window', () => {
+describe('FailureWindow', () => {
+  it("counts a key's failures until each leaves the window", () => {
     let now = 0;
-    const throttle = new LoginThrottle(2, 1000, () => now);
-    throttle.fail('a');
+    const window = new FailureWindow(1000, () => now);
+    window.fail('a');
     now = 500;
-    throttle.fail('a');
-    expect(throttle.blocked('a')).toBe(true);
-    expect(throttle.blocked('b')).toBe(false);
+    window.fail('a');
+    expect(window.count('a')).toBe(2);
+    expect(window.count('b')).toBe(0);
     now = 1001;
-    expect(throttle.blocked('a')).toBe(false);
+    expect(window.count('a')).toBe(1);
   });
 });

@@ -127,6 +127,15 @@ describe.each(TEST_DIALECTS)('environments (%s)', (dialect) => {
       expect((await t.http.get('/api/v1/webhooks')).status).toBe(200);
     });
 
+    it('custom-domain disable, delete and DNS-provider setup are account-wide: 403, the domain stays', async () => {
+      const domain = (await t.http.post('/api/v1/domains', { domain: 'env-scope.example.com' })).json<{ id: string; domain: string }>();
+      expectError(await scoped.post(`/api/v1/domains/${domain.id}/disable`), 403, 'ENVIRONMENT_KEY_FORBIDDEN');
+      expectError(await scoped.delete(`/api/v1/domains/${domain.id}`), 403, 'ENVIRONMENT_KEY_FORBIDDEN');
+      expectError(await scoped.post(`/api/v1/domains/${domain.domain}/setup-dnsprovider`, { provider: 'cloudflare', apiToken: 'x' }), 403, 'ENVIRONMENT_KEY_FORBIDDEN');
+      expect((await scoped.get(`/api/v1/domains/${domain.id}`)).status).toBe(200);
+      expect((await t.http.delete(`/api/v1/domains/${domain.id}`)).status).toBe(204);
+    });
+
     it('a tenant-level key filters by environment across the API', async () => {
       expect(ids(await t.http.get(`/api/v1/emails?filter.environmentId=${staging}`))).toEqual([stage.email]);
       expect(ids(await t.http.get(`/api/v1/emails?filter.environmentId=${t.tenant.environmentId}`))).toContain(prod.email);

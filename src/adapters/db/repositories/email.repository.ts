@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { EmailKeyset } from '../../../core/email-cursor.js';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
@@ -13,6 +13,11 @@ export interface EmailFilter {
   read?: boolean;
   environmentId?: string;
   inboxId?: string;
+  /**
+   * For an inbox-scoped caller: `to` then matches the To and Cc headers and this (its inbox's)
+   * address, never another inbox's blind copy.
+   */
+  ownAddress?: string;
   createdAfter?: string;
   createdBefore?: string;
 }
@@ -254,17 +259,22 @@ export class EmailRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Deletes the row (attachments and inbox links cascade) and returns the blob keys to remove afterwards. */
-  async delete(tenantId: string, id: string): Promise<string[] | undefined> {
-    const row = await this.db
-      .selectFrom('emails')
-      .select('eml_key')
-      .where('tenant_id', '=', tenantId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  /**
+   * Deletes the row (attachments and inbox links cascade) and returns the blob keys to remove afterwards.
+   * `unlinkedOnly`: only when no inbox holds the email any more (the last inbox copy was removed).
+   */
+  async delete(tenantId: string, id: string, unlinkedOnly = false): Promise<string[] | undefined> {
+    const unlinked = (eb: ExpressionBuilder<Database, 'emails'>) =>
+      eb.not(eb.exists(eb.selectFrom('inbox_messages').select('inbox_messages.id').whereRef('inbox_messages.email_id', '=', 'emails.id')));
+    let select = this.db.selectFrom('emails').select('eml_key').where('tenant_id', '=', tenantId).where('id', '=', id);
+    if (unlinkedOnly) select = select.where(unlinked);
+    const row = await select.executeTakeFirst();
     if (row === undefined) return undefined;
     const attachments = await this.db.selectFrom('attachments').select('blob_key').where('email_id', '=', id).execute();
-    await this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+    let remove = this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', '=', id);
+    if (unlinkedOnly) remove = remove.where(unlinked);
+    const result = await remove.executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return undefined;
     return [row.eml_key, ...attachments.map((a) => a.blob_key)];
   }
 
@@ -275,7 +285,7 @@ export class EmailRepository {
     if (filter.createdAfter !== undefined) query = query.where('emails.created_at', '>=', filter.createdAfter);
     if (filter.createdBefore !== undefined) query = query.where('emails.created_at', '<=', filter.createdBefore);
     if (filter.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', filter.from));
-    if (filter.to !== undefined) query = query.where(containsIgnoringCase('emails.recipients_search', filter.to));
+    if (filter.to !== undefined) query = withRecipient(query, filter.to, filter.ownAddress);
     if (filter.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', filter.subject));
     if (filter.inboxId !== undefined) {
       const inboxId = filter.inboxId;
@@ -291,4 +301,11 @@ export class EmailRepository {
   private attachmentsOf(emailIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
     return attachmentsOf(this.db, emailIds);
   }
+}
+
+/** Every email of an inbox has the inbox's address among its recipients, so a needle it contains matches them all. */
+function withRecipient(query: SelectQueryBuilder<Database, 'emails', object>, needle: string, ownAddress: string | undefined): SelectQueryBuilder<Database, 'emails', object> {
+  if (ownAddress === undefined) return query.where(containsIgnoringCase('emails.recipients_search', needle));
+  if (ownAddress.toLowerCase().includes(needle.toLowerCase())) return query;
+  return query.where((eb) => eb.or([containsIgnoringCase('emails.to_json', needle), containsIgnoringCase('emails.cc_json', needle)]));
 }

@@ -186,6 +186,12 @@ export class InboxRepository {
       .execute();
   }
 
+  /** Removes one inbox's copy (its link to the email); false when the inbox did not hold it. */
+  async removeMessageOf(inboxId: string, emailId: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('inbox_messages').where('inbox_id', '=', inboxId).where('email_id', '=', emailId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async hasEmail(inboxId: string, emailId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('inbox_messages')

@@ -27,6 +27,14 @@ const toUser = (row: Database['users']): User => ({
   lastSignInAt: row.last_sign_in_at,
 });
 
+const toSession = (row: Database['user_sessions']): UserSession => ({
+  id: row.id,
+  userId: row.user_id,
+  tokenHash: row.token_hash,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
 /** Dashboard users and their refresh sessions (migration 0011). */
 export class UserRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -61,7 +69,12 @@ export class UserRepository {
 
   async getSession(tokenHash: string): Promise<UserSession | undefined> {
     const row = await this.db.selectFrom('user_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-    return row && { id: row.id, userId: row.user_id, tokenHash: row.token_hash, createdAt: row.created_at, expiresAt: row.expires_at };
+    return row && toSession(row);
+  }
+
+  async getSessionById(id: string): Promise<UserSession | undefined> {
+    const row = await this.db.selectFrom('user_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toSession(row);
   }
 
   /** Shortens a session's life to `at` at most (a refreshed session lingers briefly for other tabs). */

@@ -8,7 +8,7 @@ import { SseStream } from '../sse/sse-stream.js';
 const EventId = Type.String({ maxLength: 40, description: 'An event id this stream sent (`<ms>-<seq>`)' });
 
 const StreamQuery = Type.Object({
-  token: Type.Optional(Type.String({ maxLength: 256, description: 'The API key, for clients that cannot set the x-api-key header (EventSource)' })),
+  token: Type.Optional(Type.String({ maxLength: 512, description: 'The API key or dashboard session token, for clients that cannot set headers (EventSource)' })),
   mode: Type.Optional(
     Type.Union(
       STREAM_MODES.map((mode) => Type.Literal(mode)),
@@ -27,7 +27,7 @@ const StreamHeaders = Type.Object({ 'last-event-id': Type.Optional({ ...EventId,
 
 const STREAM_DESCRIPTION = [
   'A text/event-stream. Each event is an `id:` line and one `data:` line holding the JSON envelope `{type, timestamp, data}`; there is no `event:` line, so EventSource.onmessage receives every event.',
-  'Types: connected (first), heartbeat (every 30 s), email.received, email.updated, email.deleted, inbox.message, and disconnect (the last one, when the server closes the stream: data.reason slow_consumer, shutdown or key_revoked).',
+  'Types: connected (first), heartbeat (every 30 s), email.received, email.updated, email.deleted, inbox.message, and disconnect (the last one, when the server closes the stream: data.reason slow_consumer, shutdown, key_revoked or session_ended).',
   'Inbox-scoped keys receive only inbox.message events of their inbox, plus connected and heartbeat. See docs/realtime.md.',
 ].join(' ');
 
