@@ -93,6 +93,24 @@ describe.each(TEST_DIALECTS)('chat-app integrations (%s)', (dialect) => {
     await t.http.delete(`/api/v1/integrations/${bot.id}`);
   });
 
+  it('sends mail fields inert: no mentions parsed, markdown shown literally', async () => {
+    const inbox = (await t.http.post('/api/v1/inboxes', { prefix: 'chat-inert' })).json();
+    const hook = (await t.http.post('/api/v1/integrations', { kind: 'webhook', url: `${chat.origin}/incoming/inert`, inboxIds: [inbox.id] })).json();
+    const subject = '@everyone @here [click](http://evil.example) **urgent** <@123>';
+    await sendMail(t.smtpPort, { from: '"[x](http://evil.example)" <eve@example.com>', to: inbox.address, subject, text: '`code` @everyone' });
+    const [request] = await chat.waitFor(1, (r) => r.path === '/incoming/inert');
+    const message = request?.json();
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+    const rendered = [message.content, message.embeds[0].title, message.embeds[0].description, ...message.embeds[0].fields.map((f: { value: string }) => f.value)];
+    for (const text of rendered) {
+      expect(text).not.toMatch(/@(everyone|here)/);
+      expect(text).not.toContain('](');
+      expect(text).not.toMatch(/(^|[^\\])\*\*/);
+    }
+    expect(message.embeds[0].title).toBe('@\u200beveryone @\u200bhere \\[click\\]\\(http://evil.example\\) \\*\\*urgent\\*\\* \\<@123\\>');
+    await t.http.delete(`/api/v1/integrations/${hook.id}`);
+  });
+
   it('retries a failing chat app, marks it FAILED, and resends it from the log', async () => {
     const inbox = (await t.http.post('/api/v1/inboxes', { prefix: 'chat-down' })).json();
     const bot = (await t.http.post('/api/v1/integrations', { kind: 'bot', botToken: 'tok', channelId: 'down', inboxIds: [inbox.id] })).json();
