@@ -36,6 +36,16 @@ function toView(record: ChatappIntegrationRecord, reveal = false): ChatappIntegr
 }
 
 const notFound = (id: string) => new NotFoundError('INTEGRATION_NOT_FOUND', `Integration ${id} not found`);
+/** The token travels in the Authorization header: visible ASCII only, so no CR/LF can split or break the request. */
+const BOT_TOKEN = /^[\x21-\x7e]{1,500}$/;
+
+function checkedBotToken(token: string): string {
+  if (!BOT_TOKEN.test(token)) {
+    throw new InvalidInputError('INVALID_BOT_TOKEN', 'botToken must be 1 to 500 visible ASCII characters (no spaces, tabs, CR or LF)', { field: 'botToken' });
+  }
+  return token;
+}
+
 const missing = (field: string, kind: string) => new InvalidInputError('MISSING_FIELD', `${field} is required for a ${kind} integration`, { field });
 
 /** Chat-app notification targets: an incoming-webhook URL, or a bot token plus the channel it posts to. */
@@ -58,7 +68,7 @@ export class ChatappIntegrationService {
       kind: input.kind,
       name: input.name ?? '',
       url: input.kind === 'webhook' ? await checkedDestination(this.sender, input.url as string) : null,
-      botToken: input.kind === 'bot' ? (input.botToken as string) : null,
+      botToken: input.kind === 'bot' ? checkedBotToken(input.botToken as string) : null,
       channelId: input.kind === 'bot' ? (input.channelId as string) : null,
       guildId: input.kind === 'bot' ? (input.guildId ?? null) : null,
       inboxIds: await this.checkedInboxes(caller, input.inboxIds ?? []),
@@ -93,7 +103,7 @@ export class ChatappIntegrationService {
     const changes: ChatappIntegrationChanges = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.url === undefined ? {} : { url: await checkedDestination(this.sender, input.url) }),
-      ...(input.botToken === undefined ? {} : { botToken: input.botToken }),
+      ...(input.botToken === undefined ? {} : { botToken: checkedBotToken(input.botToken) }),
       ...(input.channelId === undefined ? {} : { channelId: input.channelId }),
       ...(input.guildId === undefined ? {} : { guildId: input.guildId }),
       ...(input.inboxIds === undefined ? {} : { inboxIds: await this.checkedInboxes(caller, input.inboxIds) }),

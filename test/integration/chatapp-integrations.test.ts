@@ -69,6 +69,18 @@ describe.each(TEST_DIALECTS)('chat-app integrations (%s)', (dialect) => {
     expect((await t.http.get(`/api/v1/integrations/${id}`)).status).toBe(404);
   });
 
+  it('refuses a bot token that cannot be a header value, on create and on update', async () => {
+    for (const botToken of ['tok\r\nx-injected: 1', 'tok en', 'tök']) {
+      const created = await t.http.post('/api/v1/integrations', { kind: 'bot', botToken, channelId: 'c1' });
+      expect(created.status).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'INVALID_BOT_TOKEN', field: 'botToken' });
+    }
+    const bot = (await t.http.post('/api/v1/integrations', { kind: 'bot', botToken: 'fine.token-1', channelId: 'c1' })).json();
+    const updated = await t.http.put(`/api/v1/integrations/${bot.id}`, { botToken: 'a\nb' });
+    expect(updated.json()).toMatchObject({ code: 'INVALID_BOT_TOKEN', field: 'botToken' });
+    await t.http.delete(`/api/v1/integrations/${bot.id}`);
+  });
+
   it('posts a short summary through the incoming webhook and the bot, with CHATAPP and CHATAPP_BOT entries', async () => {
     const inbox = (await t.http.post('/api/v1/inboxes', { prefix: 'chatty' })).json();
     const hook = (await t.http.post('/api/v1/integrations', { kind: 'webhook', url: `${chat.origin}/incoming/abc`, inboxIds: [inbox.id] })).json();

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from '../../core/egress.js';
@@ -92,12 +92,19 @@ export class NodeHttpSender implements HttpSender {
         resolve(result);
       };
       const send = secure ? httpsRequest : httpRequest;
-      const request = send(target, {
-        method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(body.byteLength), 'user-agent': this.options.userAgent },
-        ...(this.lookup ? { lookup: this.lookup } : {}),
-      });
+      let request: ClientRequest;
+      try {
+        request = send(target, {
+          method: 'POST',
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          headers: { ...headers, 'content-length': String(body.byteLength), 'user-agent': this.options.userAgent },
+          ...(this.lookup ? { lookup: this.lookup } : {}),
+        });
+      } catch (error) {
+        // A request node refuses to build (a header value with CR/LF, ERR_INVALID_CHAR) fails the same way every time.
+        resolve(failed(`the request could not be built: ${errorText(error as NodeJS.ErrnoException)}`, true));
+        return;
+      }
       const deadline = setTimeout(() => {
         request.destroy();
         settle(failed(`timed out after ${this.options.timeoutMs} ms`));
