@@ -192,7 +192,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const tenantLimits = new TenantLimits(repos, PLAN_CACHE_MS);
   const usage = new UsageService(repos, tenantLimits, logBackgroundError);
   const recipients = new RecipientService(repos, tenants, [usage]);
-  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
+  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError, tenantLimits);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
   const domains = new DomainService(repos, resolver, dnsProvider, inboxes, { mailDomain: config.mailDomain, mxHost: config.mxHost }, logger);
@@ -232,8 +232,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     recipients,
     ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs),
     logs: new ActivityLogService(repos),
-    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes),
-    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes),
+    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits),
+    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits),
     deliveries,
     realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError),
     apiKeys: new ApiKeyService(repos),

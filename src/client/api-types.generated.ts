@@ -1138,6 +1138,12 @@ export interface Operations {
         monthlyEmails: number;
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
+        /** How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED */
+        maxResources: {
+          webhooks: number;
+          chatappIntegrations: number;
+          inboxes: number;
+        };
       };
       /** Every plan and its limits */
       plans: Record<string, {
@@ -1147,6 +1153,12 @@ export interface Operations {
         monthlyEmails: number;
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
+        /** How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED */
+        maxResources: {
+          webhooks: number;
+          chatappIntegrations: number;
+          inboxes: number;
+        };
       }>;
     };
   };

@@ -8,6 +8,7 @@ import type { ChatappIntegrationChanges, ChatappIntegrationRecord } from '../ada
 import type { HttpSender } from '../ports/http-sender.js';
 import { checkedDestination } from './destination.js';
 import type { InboxService } from './inbox.service.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface ChatappIntegrationInput {
   kind: ChatappIntegrationKind;
@@ -55,12 +56,14 @@ export class ChatappIntegrationService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly inboxes: InboxService,
+    private readonly limits: TenantLimits,
   ) {}
 
   async create(caller: Caller, input: ChatappIntegrationInput): Promise<ChatappIntegrationView> {
     if (input.kind === 'webhook' && input.url === undefined) throw missing('url', input.kind);
     if (input.kind === 'bot' && input.botToken === undefined) throw missing('botToken', input.kind);
     if (input.kind === 'bot' && input.channelId === undefined) throw missing('channelId', input.kind);
+    await this.limits.assertRoomFor(caller.tenantId, 'chatappIntegrations');
     const now = new Date().toISOString();
     const record: ChatappIntegrationRecord = {
       id: randomUUID(),

@@ -10,6 +10,7 @@ import type { WebhookChanges, WebhookRecord } from '../adapters/db/repositories/
 import type { HttpSender } from '../ports/http-sender.js';
 import { checkedDestination } from './destination.js';
 import type { InboxService } from './inbox.service.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface WebhookInput {
   url: string;
@@ -53,6 +54,7 @@ export class WebhookService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly inboxes: InboxService,
+    private readonly limits: TenantLimits,
   ) {}
 
   async create(caller: Caller, input: WebhookInput): Promise<WebhookView> {
@@ -137,6 +139,7 @@ export class WebhookService {
   }
 
   private async newRecord(caller: Caller, input: WebhookInput): Promise<WebhookRecord> {
+    await this.limits.assertRoomFor(caller.tenantId, 'webhooks');
     const now = new Date().toISOString();
     return {
       id: randomUUID(),
