@@ -196,7 +196,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
   const domains = new DomainService(repos, resolver, dnsProvider, inboxes, { mailDomain: config.mailDomain, mxHost: config.mxHost }, logger);
-  const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
+  const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, connectTimeoutMs: config.webhooks.connectTimeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
   // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
   const deliveryLeaseMs = config.webhooks.timeoutMs * 2 + 1000;
@@ -205,6 +205,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     chatappApiUrl: config.webhooks.chatappApiUrl,
     publicUrl: config.publicUrl,
     leaseMs: deliveryLeaseMs,
+    concurrencyPerTenant: config.webhooks.concurrencyPerTenant,
   });
   const deliveryWorker = createDeliveryWorker({
     concurrency: config.webhooks.concurrency,
@@ -260,7 +261,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(deliveryWorker);
   tasks.push(createPeriodicTask({ name: 'session-sweep', intervalMs: SESSION_SWEEP_MS, leases: repos.leases, logger, run: () => services.accounts.sweepExpiredSessions().then(() => undefined) }));
-  participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs }));
+  participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs, perTenant: config.webhooks.concurrencyPerTenant }));
   participants.push(usage.participant());
 
   const tls = await loadTlsMaterial(config);

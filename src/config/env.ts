@@ -43,6 +43,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_WEBHOOK_RETRY_SCHEDULE', default: '5000,30000,120000,600000,1800000', description: 'Comma-separated delays in ms before each retry of a failed delivery; after the last one the delivery is FAILED.' },
   { name: 'MAILROOM_WEBHOOK_POLL_INTERVAL_MS', default: '1000', description: 'How often each node looks for due deliveries (retries, other nodes\' leftovers); new emails wake the worker at once.' },
   { name: 'MAILROOM_WEBHOOK_CONCURRENCY', default: '16', description: 'Deliveries one node sends at the same time.' },
+  { name: 'MAILROOM_WEBHOOK_CONCURRENCY_PER_TENANT', default: '4', description: 'Deliveries of one account in flight at the same time over all nodes; due deliveries are claimed round-robin across accounts, so one account\'s dead endpoints cannot hold every slot (docs/security.md).' },
+  { name: 'MAILROOM_WEBHOOK_CONNECT_TIMEOUT_MS', default: '3000', description: 'Time one webhook or chat-app request may take to resolve and connect before it counts as failed (within MAILROOM_WEBHOOK_TIMEOUT_MS).' },
   { name: 'MAILROOM_ALLOW_PRIVATE_WEBHOOKS', default: '0', description: '1 allows webhook and chat-app URLs on loopback, private and link-local addresses (tests, on-premise installs).' },
   { name: 'MAILROOM_CHATAPP_API_URL', default: 'https://discord.com/api/v10', description: 'Base URL of the chat app\'s bot API (chat-app bot integrations post to <base>/channels/<channelId>/messages).' },
   { name: 'MAILROOM_TRUST_PROXY', default: '0', description: '1: a TLS-terminating proxy sits in front; the API listens on plain HTTP, trusts X-Forwarded-* and refuses requests not forwarded as https (403).' },

@@ -21,6 +21,8 @@ export interface DeliverySettings {
   publicUrl: string;
   /** How long a claim is ours; longer than one attempt can take, so a live worker never loses it. */
   leaseMs: number;
+  /** Jobs of one tenant in flight at once, over all nodes. */
+  concurrencyPerTenant: number;
 }
 
 export interface AttemptOutcome {
@@ -80,7 +82,7 @@ export class DeliveryService {
 
   /** Through the unit of work, so on SQLite a claim commits together with concurrent ingests. */
   claim(limit: number): Promise<DeliveryJob[]> {
-    return this.unitOfWork((repos) => repos.deliveries.claim(this.workerId, limit, Date.now(), this.settings.leaseMs));
+    return this.unitOfWork((repos) => repos.deliveries.claim(this.workerId, limit, Date.now(), this.settings.leaseMs, this.settings.concurrencyPerTenant));
   }
 
   /**

@@ -10,6 +10,8 @@ export interface NotificationParticipantOptions {
   /** This node's claim owner and lease, for the jobs it claims for itself in the ingest transaction. */
   workerId: string;
   leaseMs: number;
+  /** Jobs of one tenant in flight at once, over all nodes (the claim query keeps the same bound). */
+  perTenant: number;
 }
 
 function job(stored: StoredEmail, targetKind: DeliveryJob['targetKind'], targetId: string): DeliveryJob {
@@ -37,6 +39,23 @@ async function jobsFor(repos: Repositories, stored: StoredEmail): Promise<Delive
 }
 
 /**
+ * Up to `slots` jobs, taken round-robin across tenants, none beyond its tenant's room (`perTenant`
+ * minus the claims already held); the rest stay for a later claim.
+ */
+export function fairShare(jobs: DeliveryJob[], slots: number, perTenant: number, inFlight: Map<string, number>): DeliveryJob[] {
+  const queues = new Map<string, DeliveryJob[]>();
+  for (const job of jobs) queues.set(job.tenantId, [...(queues.get(job.tenantId) ?? []), job]);
+  const room = new Map([...queues.keys()].map((tenantId) => [tenantId, perTenant - (inFlight.get(tenantId) ?? 0)]));
+  const taken: DeliveryJob[] = [];
+  for (let turn = 0; taken.length < slots; turn++) {
+    const round = [...queues].filter(([tenantId, queue]) => turn < queue.length && turn < (room.get(tenantId) ?? 0)).map(([, queue]) => queue[turn] as DeliveryJob);
+    if (round.length === 0) break;
+    taken.push(...round.slice(0, slots - taken.length));
+  }
+  return taken;
+}
+
+/**
  * The transactional outbox: one delivery row per (email, webhook or integration), inserted in the
  * ingest transaction so a committed email always has its notifications queued. As many as this
  * node's worker has free slots for are inserted already claimed by it and start right after the
@@ -50,11 +69,14 @@ export function createNotificationParticipant(options: NotificationParticipantOp
     async inTransaction(repos, emails) {
       const jobs = (await Promise.all(emails.map((stored) => jobsFor(repos, stored)))).flat();
       if (jobs.length === 0) return;
-      const reservation = options.worker.reserve(jobs.length);
-      const claimed = jobs.slice(0, reservation?.size ?? 0);
       const now = Date.now();
+      const inFlight = await repos.deliveries.inFlightByTenant([...new Set(jobs.map((j) => j.tenantId))], now);
+      const wanted = fairShare(jobs, jobs.length, options.perTenant, inFlight);
+      const reservation = wanted.length === 0 ? undefined : options.worker.reserve(wanted.length);
+      const claimed = wanted.slice(0, reservation?.size ?? 0);
+      const claimedIds = new Set(claimed.map((j) => j.id));
       await repos.deliveries.enqueue(claimed, now + options.leaseMs, options.workerId);
-      await repos.deliveries.enqueue(jobs.slice(claimed.length), now);
+      await repos.deliveries.enqueue(jobs.filter((j) => !claimedIds.has(j.id)), now);
       queued.set(emails, { reservation, claimed, unclaimed: jobs.length - claimed.length });
     },
     afterCommit(emails) {

@@ -2,12 +2,14 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { isBlockedAddress } from '../../core/egress.js';
 import type { HttpAttemptResult, HttpSender } from '../../ports/http-sender.js';
 
 export interface NodeHttpSenderOptions {
   timeoutMs: number;
+  /** Time to resolve and connect; a dead endpoint frees its delivery slot after this, not after `timeoutMs`. */
+  connectTimeoutMs?: number;
   /** Allow loopback/private destinations (tests, on-premise installs). */
   allowPrivate: boolean;
   userAgent: string;
@@ -105,6 +107,7 @@ export class NodeHttpSender implements HttpSender {
         resolve(failed(`the request could not be built: ${errorText(error as NodeJS.ErrnoException)}`, true));
         return;
       }
+      request.on('socket', (socket) => this.limitConnect(request, socket));
       const deadline = setTimeout(() => {
         request.destroy();
         settle(failed(`timed out after ${this.options.timeoutMs} ms`));
@@ -117,6 +120,16 @@ export class NodeHttpSender implements HttpSender {
       request.on('error', (error: NodeJS.ErrnoException) => settle(failed(errorText(error), error.code === BLOCKED)));
       request.end(body);
     });
+  }
+
+  /** A new socket that is not connected within the connect timeout fails the request (reused keep-alive sockets are connected). */
+  private limitConnect(request: ClientRequest, socket: Socket): void {
+    const limit = this.options.connectTimeoutMs;
+    if (limit === undefined || !socket.connecting) return;
+    const timer = setTimeout(() => request.destroy(new Error(`could not connect within ${limit} ms`)), limit);
+    const done = () => clearTimeout(timer);
+    socket.once('connect', done);
+    socket.once('close', done);
   }
 
   /** Reads the response up to the cap (discarding it), then calls `done`; an oversized body closes the socket. */
