@@ -162,15 +162,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const logBackgroundError = (error: unknown) => logger.error({ err: error }, 'background task failed');
 
+  const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
   const db = createDatabase(config.db);
-  await migrateToLatestOrThrow(db);
+  await migrateToLatestOrThrow(db, { sealer: secrets });
   const repos = createRepositories(db.kysely);
   const metrics = new PrometheusMetrics();
   const unitOfWork = createUnitOfWork(db.kysely);
   // SQLite has one writer and a costly commit: concurrent ingests commit together (docs/decisions.md).
   const ingestUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
   const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
-  const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
   // Every service reads and writes through this: it sends each key to the service store or to the
   // tenant's own bucket the key was written to (docs/storage.md).
   const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustomBlobStore, STORAGE_CACHE_MS, logBackgroundError);
@@ -206,7 +206,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     publicUrl: config.publicUrl,
     leaseMs: deliveryLeaseMs,
     concurrencyPerTenant: config.webhooks.concurrencyPerTenant,
-  });
+  }, secrets);
   const deliveryWorker = createDeliveryWorker({
     concurrency: config.webhooks.concurrency,
     pollIntervalMs: config.webhooks.pollIntervalMs,
@@ -233,8 +233,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     recipients,
     ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs),
     logs: new ActivityLogService(repos),
-    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits),
-    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits),
+    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
+    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
     deliveries,
     realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError),
     apiKeys: new ApiKeyService(repos),

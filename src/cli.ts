@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createDatabase, migrateToLatestOrThrow } from './adapters/db/database.js';
+import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
@@ -47,9 +48,10 @@ const EXIT_USAGE = 64;
 const EXIT_CONFIG = 78;
 
 async function withTenants<T>(work: (tenants: TenantService, repos: Repositories) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfig(readEnv()).db);
+  const config = loadConfig(readEnv());
+  const db = createDatabase(config.db);
   try {
-    await migrateToLatestOrThrow(db);
+    await migrateToLatestOrThrow(db, { sealer: new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir)) });
     const repos = createRepositories(db.kysely);
     return await work(new TenantService(repos, createUnitOfWork(db.kysely)), repos);
   } finally {

@@ -3,6 +3,7 @@ import type { Caller } from '../core/api-key.js';
 import { buildChatMessage } from '../core/chatapp-message.js';
 import type { Email } from '../core/email.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
+import { sealContext, type SecretSealer } from '../core/sealed-secrets.js';
 import { nextRetryDelay } from '../core/retry-schedule.js';
 import { NOTIFICATION_LOG_TYPES, type LogStatus, type NotificationLogType } from '../core/vocab.js';
 import { buildWebhookPayload } from '../core/webhook-payload.js';
@@ -78,6 +79,7 @@ export class DeliveryService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly settings: DeliverySettings,
+    private readonly sealer: SecretSealer,
   ) {}
 
   /** Through the unit of work, so on SQLite a claim commits together with concurrent ingests. */
@@ -177,14 +179,15 @@ export class DeliveryService {
     if (!webhook.active) return { problem: 'the webhook is inactive', details };
     if (content === undefined) return { problem: 'the email was deleted', details };
     const body = Buffer.from(JSON.stringify(buildWebhookPayload(email, content, storage)));
+    const secret = this.sealer.open(webhook.secret, sealContext.webhookSecret(job.targetId));
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'content-type': 'application/json',
-      'x-webhook-signature': signBody(webhook.secret, body),
+      'x-webhook-signature': signBody(secret, body),
       'x-email-id': email.id,
       'x-webhook-delivery-id': job.deliveryId,
       'x-webhook-timestamp': String(timestamp),
-      'x-webhook-timestamp-signature': signTimestamped(webhook.secret, job.deliveryId, timestamp, body),
+      'x-webhook-timestamp-signature': signTimestamped(secret, job.deliveryId, timestamp, body),
       'x-webhook-attempt': String(job.attemptsMade + 1),
     };
     return { request: { url: webhook.url, label: webhook.url, body, headers }, details };
@@ -199,9 +202,10 @@ export class DeliveryService {
     if (integration.kind === 'webhook' && integration.url !== null) {
       return { request: { url: integration.url, label: 'the chat-app webhook', body, headers }, details };
     }
+    const token = this.sealer.open(integration.botToken ?? '', sealContext.botToken(integration.id));
     const url = `${this.settings.chatappApiUrl}/channels/${encodeURIComponent(integration.channelId ?? '')}/messages`;
     return {
-      request: { url, label: `chat-app channel ${integration.channelId}`, body, headers: { ...headers, authorization: `Bot ${integration.botToken}` } },
+      request: { url, label: `chat-app channel ${integration.channelId}`, body, headers: { ...headers, authorization: `Bot ${token}` } },
       details: { ...details, channelId: integration.channelId, guildId: integration.guildId },
     };
   }
