@@ -5,7 +5,8 @@ import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
-import { openCustomBlobStore, openServiceBlobStore, assertPublicEndpoints } from './adapters/blobs/open-blob-store.js';
+import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
+import { guardedAgents, lookupVia, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
 import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
@@ -58,7 +59,7 @@ import { connectRedis } from './adapters/events/redis.event-bus.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { createPeriodicTask } from './workers/periodic-task.js';
-import { TenantBlobStores } from './services/tenant-blob-stores.js';
+import { TenantBlobStores, type OpenCustomStore } from './services/tenant-blob-stores.js';
 import { CustomStorageService } from './services/custom-storage.service.js';
 import { createOrphanBlobSweeper } from './workers/orphan-blob-sweep.worker.js';
 import { PrometheusMetrics } from './adapters/metrics/prometheus.metrics.js';
@@ -173,9 +174,13 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
   // Every service reads and writes through this: it sends each key to the service store or to the
   // tenant's own bucket the key was written to (docs/storage.md).
-  const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustomBlobStore, STORAGE_CACHE_MS, logBackgroundError);
-  const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const resolver = overrides.resolver ?? createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
+  // Tenants' buckets are reached only through the egress guard, on every connection (docs/storage.md).
+  const storageLookup = lookupVia(resolver);
+  const storageAgents = config.storage.allowPrivateEndpoints ? undefined : guardedAgents(storageLookup);
+  const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageAgents);
+  const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
+  const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const parser = overrides.parser ?? new PostalMimeParser();
   const authDeadlineMs = config.dns.timeoutMs * 3;
   const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
@@ -247,8 +252,9 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       limits: tenantLimits,
       secrets,
       stores: blobs,
-      openCustom: openCustomBlobStore,
-      guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : assertPublicEndpoints,
+      openCustom,
+      guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : storageEndpointGuard(storageLookup),
+      logger,
     }),
     retention: new RetentionService(repos.operations, emails, config.operations.logRetentionDays),
   };

@@ -4,6 +4,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { isBlockedAddress } from '../../core/egress.js';
+import { blockedMessage, EGRESS_BLOCKED, guardedLookup, type LookupAll } from './guarded-lookup.js';
 import type { HttpAttemptResult, HttpSender } from '../../ports/http-sender.js';
 
 export interface NodeHttpSenderOptions {
@@ -19,29 +20,6 @@ export interface NodeHttpSenderOptions {
   lookup?: typeof dnsLookup;
 }
 
-const BLOCKED = 'EGRESS_BLOCKED';
-
-class EgressBlockedError extends Error {
-  readonly code = BLOCKED;
-}
-
-const blockedMessage = (host: string, address: string) =>
-  host === address ? `host ${host} is a loopback, private, link-local or reserved address` : `host ${host} resolves to ${address}, a loopback, private, link-local or reserved address`;
-
-/** Resolves every address of the host and refuses the connection if any of them is blocked (DNS rebinding). */
-function guardedLookup(base: typeof dnsLookup): LookupFunction {
-  return (hostname, options, callback) => {
-    base(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const bad = addresses.find((a) => isBlockedAddress(a.address));
-      if (bad !== undefined) return callback(new EgressBlockedError(blockedMessage(hostname, bad.address)), '', 0);
-      if (options.all === true) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    });
-  };
-}
-
 function errorText(error: NodeJS.ErrnoException): string {
   return error.code && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message;
 }
@@ -54,7 +32,7 @@ export class NodeHttpSender implements HttpSender {
   private readonly maxResponseBytes: number;
 
   constructor(private readonly options: NodeHttpSenderOptions) {
-    this.lookup = options.allowPrivate ? (options.lookup as LookupFunction | undefined) : guardedLookup(options.lookup ?? dnsLookup);
+    this.lookup = options.allowPrivate ? (options.lookup as LookupFunction | undefined) : guardedLookup((options.lookup ?? dnsLookup) as unknown as LookupAll);
     this.maxResponseBytes = options.maxResponseBytes ?? 4096;
   }
 
@@ -117,7 +95,7 @@ export class NodeHttpSender implements HttpSender {
         const ok = statusCode >= 200 && statusCode < 300;
         settle({ ok, statusCode, durationMs: elapsed(), error: null, blocked: false });
       }));
-      request.on('error', (error: NodeJS.ErrnoException) => settle(failed(errorText(error), error.code === BLOCKED)));
+      request.on('error', (error: NodeJS.ErrnoException) => settle(failed(errorText(error), error.code === EGRESS_BLOCKED)));
       request.end(body);
     });
   }
