@@ -16,15 +16,20 @@ const S3_CREDENTIALS = { accessKeyId: 'AKIA', secretAccessKey: 'secret' };
  * connecting with its own lookup would reach the listener through /etc/hosts: only the guarded
  * agent, which asks this resolver again, keeps it out.
  */
-function hostileResolver(): DnsResolve {
-  let rebindAnswers = 0;
-  return async (name, rrtype) => {
+function hostileResolver(): { resolve: DnsResolve; armRebinding(): void } {
+  let rebindArmed = false;
+  const rebinding = () => {
+    const address = rebindArmed ? '93.184.215.14' : '127.0.0.1';
+    rebindArmed = false;
+    return address;
+  };
+  const resolve: DnsResolve = async (name, rrtype) => {
     const host = name.toLowerCase();
-    const address =
-      host === 'public.test' ? '93.184.215.14' : host === 'mail-bucket.public.test' ? '127.0.0.1' : host === 'localhost' ? (rebindAnswers++ === 0 ? '93.184.215.14' : '127.0.0.1') : undefined;
+    const address = host === 'public.test' ? '93.184.215.14' : host === 'mail-bucket.public.test' ? '127.0.0.1' : host === 'localhost' ? rebinding() : undefined;
     if (rrtype !== 'A' || address === undefined) throw Object.assign(new Error(`no ${rrtype} for ${name}`), { code: 'ENODATA' });
     return [address];
   };
+  return { resolve, armRebinding: () => (rebindArmed = true) };
 }
 
 describe.each(TEST_DIALECTS)('custom storage cannot reach the service\'s own network (%s)', (dialect) => {
@@ -32,13 +37,14 @@ describe.each(TEST_DIALECTS)('custom storage cannot reach the service\'s own net
   let listener: Server;
   let port: number;
   let connections = 0;
+  const dns = hostileResolver();
 
   beforeAll(async () => {
     listener = createServer((_request, response) => response.end('internal secret'));
     listener.on('connection', () => connections++);
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     port = (listener.address() as AddressInfo).port;
-    t = await startTestApp({ dialect, env: { MAILROOM_STORAGE_ALLOW_PRIVATE_ENDPOINTS: '0' }, overrides: { resolver: hostileResolver() } });
+    t = await startTestApp({ dialect, env: { MAILROOM_STORAGE_ALLOW_PRIVATE_ENDPOINTS: '0' }, overrides: { resolver: dns.resolve } });
   });
   afterAll(async () => {
     await t?.stop();
@@ -75,8 +81,16 @@ describe.each(TEST_DIALECTS)('custom storage cannot reach the service\'s own net
     expect(connections).toBe(0);
   });
 
-  it('refuses a name that re-resolves to loopback after the check (DNS rebinding), with a generic message', async () => {
-    const response = await t.http.put('/api/v1/storage', { provider: 'S3', bucket: 'mail-bucket', endpoint: `http://localhost:${port}`, forcePathStyle: true, credentials: S3_CREDENTIALS });
+  it.each<[string, (port: number) => Record<string, unknown>]>([
+    ['S3', (p) => ({ provider: 'S3', bucket: 'mail-bucket', endpoint: `http://localhost:${p}`, forcePathStyle: true, credentials: S3_CREDENTIALS })],
+    ['Azure (account and key)', (p) => ({ provider: 'AZURE_BLOB', bucket: 'mail', endpoint: `http://localhost:${p}/acct`, credentials: { accountName: 'acct', accountKey: KEY } })],
+    [
+      'Azure (connection string)',
+      (p) => ({ provider: 'AZURE_BLOB', bucket: 'mail', credentials: { connectionString: `DefaultEndpointsProtocol=http;AccountName=acct;AccountKey=${KEY};BlobEndpoint=http://localhost:${p}/acct` } }),
+    ],
+  ])('%s: a name that re-resolves to loopback after the check (DNS rebinding) is refused, with a generic message', async (_name, body) => {
+    dns.armRebinding();
+    const response = await t.http.put('/api/v1/storage', body(port));
     expect(response.status).toBe(400);
     expect(response.json().code).toBe('STORAGE_CHECK_FAILED');
     expect(response.text).not.toMatch(/127\.0\.0\.1|loopback|internal secret|EGRESS/);

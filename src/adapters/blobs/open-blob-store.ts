@@ -25,7 +25,7 @@ export function openServiceBlobStore(config: ServiceBlobStoreConfig): BlobStore 
 
 /**
  * A tenant's bucket. Credentials always come from the tenant, never from the service's environment.
- * With `agents`, the S3 client connects only through them (the egress guard on every connection).
+ * With `agents`, the S3 and Azure clients connect only through them (the egress guard on every connection).
  */
 export function openCustomBlobStore(target: StorageTarget, credentials: StorageCredentials, agents?: GuardedAgents): BlobStore {
   const endpoint = target.endpoint ?? undefined;
@@ -46,6 +46,7 @@ export function openCustomBlobStore(target: StorageTarget, credentials: StorageC
         prefix: target.prefix,
         endpoint,
         credentials: 'connectionString' in credentials ? { connectionString: credentials.connectionString } : { accountName: credentials.accountName, accountKey: credentials.accountKey },
+        agents,
       });
     case 'GCS':
       return new GcsBlobStore({
