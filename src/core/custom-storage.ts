@@ -188,3 +188,14 @@ export interface CustomStorageLocation {
   /** Attachment id → its path in the bucket. */
   attachmentPaths: Record<string, string>;
 }
+
+/**
+ * What a customer sees of their provider's error: its code or name only (`NoSuchBucket`,
+ * `AuthorizationFailure`, `ECONNREFUSED`). The message could quote whatever the endpoint answered,
+ * so it goes to the server log only.
+ */
+export function providerErrorName(error: unknown): string {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  const label = [code, name].find((value) => typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) && value !== 'Error');
+  return (label as string | undefined) ?? 'provider error';
+}

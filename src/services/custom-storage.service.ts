@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
-import { parseStorageInput, type CustomStorage, type StorageCredentials, type StorageInput, type StorageTarget } from '../core/custom-storage.js';
+import { parseStorageInput, providerErrorName, type CustomStorage, type StorageCredentials, type StorageInput, type StorageTarget } from '../core/custom-storage.js';
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js';
 import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
 import type { SecretBox } from '../adapters/secrets/secret-box.js';
@@ -68,7 +68,7 @@ export class CustomStorageService {
       this.deps.logger.warn({ err: error, tenantId: caller.tenantId, provider: target.provider, bucket: target.bucket }, 'custom storage probe failed');
       throw new InvalidInputError(
         'STORAGE_CHECK_FAILED',
-        `${target.provider} bucket "${target.bucket}" failed the write/read/delete check: check the bucket, region, endpoint and credentials (the server log has the provider's answer)`,
+        `${target.provider} bucket "${target.bucket}" failed the write/read/delete check (${providerErrorName(error)}): check the bucket, region, endpoint and credentials; the server log has the provider's full answer`,
       );
     }
     const storage: CustomStorage = { id: randomUUID(), tenantId: caller.tenantId, ...target, metadataOnly, createdAt: new Date().toISOString() };
