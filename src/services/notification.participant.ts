@@ -39,26 +39,26 @@ async function jobsFor(repos: Repositories, stored: StoredEmail): Promise<Delive
 }
 
 /**
- * Up to `slots` jobs, taken round-robin across tenants, none beyond its tenant's room (`perTenant`
- * minus the claims already held); the rest stay for a later claim.
+ * The jobs this node may claim now, in round-robin order across tenants (every tenant's first, then
+ * every tenant's second, …), none beyond its tenant's room: `perTenant` minus the claims already held.
  */
-export function fairShare(jobs: DeliveryJob[], slots: number, perTenant: number, inFlight: Map<string, number>): DeliveryJob[] {
-  const queues = new Map<string, DeliveryJob[]>();
-  for (const job of jobs) queues.set(job.tenantId, [...(queues.get(job.tenantId) ?? []), job]);
-  const room = new Map([...queues.keys()].map((tenantId) => [tenantId, perTenant - (inFlight.get(tenantId) ?? 0)]));
-  const taken: DeliveryJob[] = [];
-  for (let turn = 0; taken.length < slots; turn++) {
-    const round = [...queues].filter(([tenantId, queue]) => turn < queue.length && turn < (room.get(tenantId) ?? 0)).map(([, queue]) => queue[turn] as DeliveryJob);
-    if (round.length === 0) break;
-    taken.push(...round.slice(0, slots - taken.length));
-  }
-  return taken;
+function fairShare(jobs: DeliveryJob[], perTenant: number, inFlight: Map<string, number>): DeliveryJob[] {
+  const turns = new Map<string, number>();
+  const withTurn = jobs.map((job) => {
+    const turn = turns.get(job.tenantId) ?? 0;
+    turns.set(job.tenantId, turn + 1);
+    return { job, turn };
+  });
+  return withTurn
+    .filter(({ job, turn }) => turn < perTenant - (inFlight.get(job.tenantId) ?? 0))
+    .sort((a, b) => a.turn - b.turn)
+    .map(({ job }) => job);
 }
 
 /**
  * The transactional outbox: one delivery row per (email, webhook or integration), inserted in the
  * ingest transaction so a committed email always has its notifications queued. As many as this
- * node's worker has free slots for are inserted already claimed by it and start right after the
+ * node's worker has free slots for, within each tenant's share, are inserted already claimed by it and start right after the
  * commit, with no claim query; the rest are left for the next claim, which the commit triggers. If
  * the node dies first, the claim's lease runs out and any node picks the job up.
  */
@@ -71,7 +71,7 @@ export function createNotificationParticipant(options: NotificationParticipantOp
       if (jobs.length === 0) return;
       const now = Date.now();
       const inFlight = await repos.deliveries.inFlightByTenant([...new Set(jobs.map((j) => j.tenantId))], now);
-      const wanted = fairShare(jobs, jobs.length, options.perTenant, inFlight);
+      const wanted = fairShare(jobs, options.perTenant, inFlight);
       const reservation = wanted.length === 0 ? undefined : options.worker.reserve(wanted.length);
       const claimed = wanted.slice(0, reservation?.size ?? 0);
       const claimedIds = new Set(claimed.map((j) => j.id));
