@@ -59,7 +59,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_S3_SECRET_ACCESS_KEY', default: '(SDK default chain)', description: 'Secret access key for the s3:// service store.' },
   { name: 'MAILROOM_AZURE_CONNECTION_STRING', default: '(none)', description: 'Connection string of the storage account, required for an azure:// MAILROOM_BLOB_URL.' },
   { name: 'MAILROOM_GCS_API_ENDPOINT', default: '(storage.googleapis.com)', description: 'JSON API endpoint for a gs:// MAILROOM_BLOB_URL (credentials: Application Default Credentials).' },
-  { name: 'MAILROOM_STORAGE_ENCRYPTION_KEY', default: '(generated)', description: '32 bytes (64 hex digits or base64) that encrypt tenants\' storage credentials (AES-256-GCM); without it one is generated once into the data dir. Set the same value on every node.' },
+  { name: 'MAILROOM_STORAGE_ENCRYPTION_KEY', default: '(generated)', description: '32 bytes (64 hex digits or base64) that encrypt tenants\' storage credentials, webhook secrets and chat-app bot tokens (AES-256-GCM); without it one is generated once into the data dir. Set the same value on every node.' },
   { name: 'MAILROOM_STORAGE_ALLOW_PRIVATE_ENDPOINTS', default: '0', description: '1 allows custom-storage endpoints on loopback, private and link-local addresses (tests, on-premise object stores).' },
   { name: 'MAILROOM_BLOB_SWEEP_INTERVAL_MS', default: '3600000', description: 'How often the service blob store is swept for blobs whose email row is gone (one node at a time).' },
   { name: 'MAILROOM_BLOB_ORPHAN_GRACE_MS', default: '3600000', description: 'Age a blob without an email row must reach before the sweep deletes it (ingest writes the blob before its row).' },

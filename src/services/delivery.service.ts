@@ -47,6 +47,8 @@ interface PreparedAttempt {
   details: Record<string, unknown>;
 }
 
+const UNOPENABLE = "the stored secret could not be decrypted with this node's key (every node must have the same MAILROOM_STORAGE_ENCRYPTION_KEY)";
+
 const isNotificationType = (type: string): type is NotificationLogType => (NOTIFICATION_LOG_TYPES as readonly string[]).includes(type);
 
 function humanDelay(ms: number): string {
@@ -162,6 +164,15 @@ export class DeliveryService {
     return { success: outcome.status === 'SUCCESS', message: outcome.message, newLogId: outcome.logId };
   }
 
+  /** undefined when this node's key cannot open it (nodes with different keys): the attempt fails, logged. */
+  private opened(sealed: string, context: string): string | undefined {
+    try {
+      return this.sealer.open(sealed, context);
+    } catch {
+      return undefined;
+    }
+  }
+
   private async prepare(job: DeliveryJob): Promise<PreparedAttempt> {
     const details = job.targetKind === 'WEBHOOK' ? { webhookId: job.targetId } : job.targetKind === 'CHATAPP' ? { integrationId: job.targetId } : { channelConfigId: job.targetId };
     const email = await this.repos.emails.get(job.tenantId, job.emailId);
@@ -178,8 +189,9 @@ export class DeliveryService {
     if (webhook === undefined) return { problem: 'the webhook was deleted', details };
     if (!webhook.active) return { problem: 'the webhook is inactive', details };
     if (content === undefined) return { problem: 'the email was deleted', details };
+    const secret = this.opened(webhook.secret, sealContext.webhookSecret(job.targetId));
+    if (secret === undefined) return { problem: UNOPENABLE, details };
     const body = Buffer.from(JSON.stringify(buildWebhookPayload(email, content, storage)));
-    const secret = this.sealer.open(webhook.secret, sealContext.webhookSecret(job.targetId));
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'content-type': 'application/json',
@@ -202,7 +214,8 @@ export class DeliveryService {
     if (integration.kind === 'webhook' && integration.url !== null) {
       return { request: { url: integration.url, label: 'the chat-app webhook', body, headers }, details };
     }
-    const token = this.sealer.open(integration.botToken ?? '', sealContext.botToken(integration.id));
+    const token = this.opened(integration.botToken ?? '', sealContext.botToken(integration.id));
+    if (token === undefined) return { problem: UNOPENABLE, details };
     const url = `${this.settings.chatappApiUrl}/channels/${encodeURIComponent(integration.channelId ?? '')}/messages`;
     return {
       request: { url, label: `chat-app channel ${integration.channelId}`, body, headers: { ...headers, authorization: `Bot ${token}` } },
