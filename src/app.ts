@@ -5,7 +5,8 @@ import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
-import { openCustomBlobStore, openServiceBlobStore, assertPublicEndpoints } from './adapters/blobs/open-blob-store.js';
+import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
+import { guardedAgents, lookupVia, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
 import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
@@ -63,7 +64,7 @@ import type { FailureCounter } from './ports/failure-counter.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { createPeriodicTask } from './workers/periodic-task.js';
-import { TenantBlobStores } from './services/tenant-blob-stores.js';
+import { TenantBlobStores, type OpenCustomStore } from './services/tenant-blob-stores.js';
 import { CustomStorageService } from './services/custom-storage.service.js';
 import { createOrphanBlobSweeper } from './workers/orphan-blob-sweep.worker.js';
 import { PrometheusMetrics } from './adapters/metrics/prometheus.metrics.js';
@@ -184,20 +185,24 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const logBackgroundError = (error: unknown) => logger.error({ err: error }, 'background task failed');
 
+  const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
   const db = createDatabase(config.db);
-  await migrateToLatestOrThrow(db);
+  await migrateToLatestOrThrow(db, { sealer: secrets });
   const repos = createRepositories(db.kysely);
   const metrics = new PrometheusMetrics();
   const unitOfWork = createUnitOfWork(db.kysely);
   // SQLite has one writer and a costly commit: concurrent ingests commit together (docs/decisions.md).
   const ingestUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
   const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
-  const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
   // Every service reads and writes through this: it sends each key to the service store or to the
   // tenant's own bucket the key was written to (docs/storage.md).
-  const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustomBlobStore, STORAGE_CACHE_MS, logBackgroundError);
-  const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const resolver = overrides.resolver ?? createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
+  // Tenants' buckets are reached only through the egress guard, on every connection (docs/storage.md).
+  const storageLookup = lookupVia(resolver);
+  const storageAgents = config.storage.allowPrivateEndpoints ? undefined : guardedAgents(storageLookup);
+  const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageAgents);
+  const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
+  const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const parser = overrides.parser ?? new PostalMimeParser();
   const authDeadlineMs = config.dns.timeoutMs * 3;
   const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
@@ -217,7 +222,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     ? await new LocalAccountService(repos, tenants, localAccountFile(config.dataDir), config.mailDomain).ensure()
     : undefined;
   const recipients = new RecipientService(repos, tenants, config.local.limits ? [usage] : [], config.local.acceptAnyRecipient ? localAccount : undefined);
-  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError);
+  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError, tenantLimits);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
   const sessionSecret = await loadSessionSecret(config);
@@ -229,7 +234,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     { mailDomain: config.mailDomain, mxHost: config.mxHost, claimDays: config.domains.claimDays, claimSecret: sessionSecret },
     logger,
   );
-  const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
+  const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, connectTimeoutMs: config.webhooks.connectTimeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
   // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
   const deliveryLeaseMs = config.webhooks.timeoutMs * 2 + 1000;
@@ -238,7 +243,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     chatappApiUrl: config.webhooks.chatappApiUrl,
     publicUrl: config.publicUrl,
     leaseMs: deliveryLeaseMs,
-  });
+    concurrencyPerTenant: config.webhooks.concurrencyPerTenant,
+  }, secrets);
   const deliveryWorker = createDeliveryWorker({
     concurrency: config.webhooks.concurrency,
     pollIntervalMs: config.webhooks.pollIntervalMs,
@@ -270,8 +276,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     recipients,
     ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage),
     logs: new ActivityLogService(repos),
-    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes),
-    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes),
+    webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
+    chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
     deliveries,
     realtime: new RealtimeService(events, connectionGroups, repos, config.realtime.maxBufferBytes, logBackgroundError, config.limits.sseStreams),
     apiKeys: new ApiKeyService(repos),
@@ -285,8 +291,9 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       limits: tenantLimits,
       secrets,
       stores: blobs,
-      openCustom: openCustomBlobStore,
-      guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : assertPublicEndpoints,
+      openCustom,
+      guardEndpoints: config.storage.allowPrivateEndpoints ? async () => undefined : storageEndpointGuard(storageLookup),
+      logger,
     }),
     retention: new RetentionService(repos.operations, emails, config.operations.logRetentionDays),
   };
@@ -299,7 +306,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(deliveryWorker);
   tasks.push(createPeriodicTask({ name: 'session-sweep', intervalMs: SESSION_SWEEP_MS, leases: repos.leases, logger, run: () => services.accounts.sweepExpiredSessions().then(() => undefined) }));
-  participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs }));
+  participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs, perTenant: config.webhooks.concurrencyPerTenant }));
   participants.push(usage.participant());
 
   const tls = await loadTlsMaterial(config);

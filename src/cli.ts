@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createDatabase, migrateToLatestOrThrow } from './adapters/db/database.js';
+import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
@@ -98,12 +99,13 @@ const ADMIN_COMMANDS = new Set(['migrate', 'tenant', 'user', 'doctor']);
 let adminEnv: RawEnv = readEnv();
 
 async function withTenants<T>(work: (tenants: TenantService, repos: Repositories) => Promise<T>): Promise<T> {
-  const { db: target } = loadConfig(adminEnv);
+  const config = loadConfig(adminEnv);
+  const target = config.db;
   // On stderr, so --json output stays one document: which database a key or tenant went to.
   console.error(`mailroom: database ${target.dialect === 'sqlite' ? target.path : target.url.replace(/\/\/[^@/]*@/, '//…@')}`);
   const db = createDatabase(target);
   try {
-    await migrateToLatestOrThrow(db);
+    await migrateToLatestOrThrow(db, { sealer: new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir)) });
     const repos = createRepositories(db.kysely);
     return await work(new TenantService(repos, createUnitOfWork(db.kysely)), repos);
   } finally {

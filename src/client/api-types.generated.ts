@@ -1219,6 +1219,12 @@ export interface Operations {
         monthlyEmails: number;
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
+        /** How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED */
+        maxResources: {
+          webhooks: number;
+          chatappIntegrations: number;
+          inboxes: number;
+        };
       };
       createdAt: string;
     };
@@ -1260,6 +1266,12 @@ export interface Operations {
         monthlyEmails: number;
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
+        /** How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED */
+        maxResources: {
+          webhooks: number;
+          chatappIntegrations: number;
+          inboxes: number;
+        };
       };
       /** Every plan and its limits */
       plans: Record<string, {
@@ -1269,6 +1281,12 @@ export interface Operations {
         monthlyEmails: number;
         /** Whether mail may be stored in your own bucket */
         customStorage: boolean;
+        /** How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED */
+        maxResources: {
+          webhooks: number;
+          chatappIntegrations: number;
+          inboxes: number;
+        };
       }>;
       /** false when this server runs without limits (MAILROOM_LIMITS=off, e.g. `mailroom local`): no quota, no rate limit */
       limitsEnforced: boolean;

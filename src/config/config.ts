@@ -44,6 +44,10 @@ export interface AppConfig {
     retryScheduleMs: number[];
     pollIntervalMs: number;
     concurrency: number;
+    /** Deliveries of one account in flight at once, over all nodes: one account's dead endpoints cannot take every slot. */
+    concurrencyPerTenant: number;
+    /** Time to resolve and connect before an attempt fails, shorter than the total timeout. */
+    connectTimeoutMs: number;
     allowPrivate: boolean;
     chatappApiUrl: string;
   };
@@ -232,6 +236,8 @@ export function loadConfig(env: RawEnv): AppConfig {
       retryScheduleMs: retrySchedule(env),
       pollIntervalMs: integer(env, 'MAILROOM_WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 600_000),
       concurrency: integer(env, 'MAILROOM_WEBHOOK_CONCURRENCY', 16, 1, 1000),
+      concurrencyPerTenant: integer(env, 'MAILROOM_WEBHOOK_CONCURRENCY_PER_TENANT', 4, 1, 1000),
+      connectTimeoutMs: integer(env, 'MAILROOM_WEBHOOK_CONNECT_TIMEOUT_MS', 3000, 10, 300_000),
       allowPrivate: flag(env, 'MAILROOM_ALLOW_PRIVATE_WEBHOOKS'),
       chatappApiUrl: httpUrl(env, 'MAILROOM_CHATAPP_API_URL', 'https://discord.com/api/v10'),
     },

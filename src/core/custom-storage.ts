@@ -102,6 +102,12 @@ function gcsCredentials(json: string): StorageCredentials {
   return { provider: 'GCS', clientEmail: key.client_email, privateKey: key.private_key, projectId: typeof key.project_id === 'string' ? key.project_id : null };
 }
 
+/** Azure's rule; the account name becomes part of the host name the SDK calls. */
+function azureAccountName(name: string): string {
+  if (!/^[a-z0-9]{3,24}$/.test(name)) throw invalid('credentials.accountName', 'credentials.accountName must be 3 to 24 lowercase letters and digits');
+  return name;
+}
+
 function credentialsOf(input: StorageInput): StorageCredentials {
   const c = input.credentials;
   switch (input.provider) {
@@ -109,7 +115,7 @@ function credentialsOf(input: StorageInput): StorageCredentials {
       return { provider: 'S3', accessKeyId: required(c.accessKeyId, 'accessKeyId'), secretAccessKey: required(c.secretAccessKey, 'secretAccessKey') };
     case 'AZURE_BLOB':
       if (c.connectionString !== undefined) return { provider: 'AZURE_BLOB', connectionString: required(c.connectionString, 'connectionString') };
-      return { provider: 'AZURE_BLOB', accountName: required(c.accountName, 'accountName'), accountKey: required(c.accountKey, 'accountKey') };
+      return { provider: 'AZURE_BLOB', accountName: azureAccountName(required(c.accountName, 'accountName')), accountKey: required(c.accountKey, 'accountKey') };
     case 'GCS':
       return gcsCredentials(required(c.serviceAccountJson, 'serviceAccountJson'));
   }
@@ -181,4 +187,15 @@ export interface CustomStorageLocation {
   storagePath: string;
   /** Attachment id → its path in the bucket. */
   attachmentPaths: Record<string, string>;
+}
+
+/**
+ * What a customer sees of their provider's error: its code or name only (`NoSuchBucket`,
+ * `AuthorizationFailure`, `ECONNREFUSED`). The message could quote whatever the endpoint answered,
+ * so it goes to the server log only.
+ */
+export function providerErrorName(error: unknown): string {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  const label = [code, name].find((value) => typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) && value !== 'Error');
+  return (label as string | undefined) ?? 'provider error';
 }

@@ -8,12 +8,18 @@ export interface PlanLimits {
   monthlyEmails: number;
   /** Whether the tenant may store mail in its own bucket (spec 1: paid plans only). */
   customStorage: boolean;
+  /** How many of each resource the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED. */
+  maxResources: Readonly<Record<CountedResource, number>>;
 }
+
+/** Resources an account creates that cost the service per item (delivery slots, addresses to route). */
+export const COUNTED_RESOURCES = ['webhooks', 'chatappIntegrations', 'inboxes'] as const;
+export type CountedResource = (typeof COUNTED_RESOURCES)[number];
 
 /** The one table of plan limits; docs/access.md shows it to users. */
 export const PLAN_LIMITS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
-  free: { requestsPerMinute: 100, monthlyEmails: 1_000, customStorage: false },
-  pro: { requestsPerMinute: 1_000, monthlyEmails: 100_000, customStorage: true },
+  free: { requestsPerMinute: 100, monthlyEmails: 1_000, customStorage: false, maxResources: { webhooks: 10, chatappIntegrations: 5, inboxes: 100 } },
+  pro: { requestsPerMinute: 1_000, monthlyEmails: 100_000, customStorage: true, maxResources: { webhooks: 100, chatappIntegrations: 50, inboxes: 10_000 } },
 });
 
 /** Operator-set exceptions for one tenant (CLI `tenant set-limits`); null keeps the plan's value. */
@@ -33,6 +39,7 @@ export function effectiveLimits(plan: PlanName, overrides: LimitOverrides): Plan
     requestsPerMinute: overrides.requestsPerMinute ?? base.requestsPerMinute,
     monthlyEmails: overrides.monthlyEmails ?? base.monthlyEmails,
     customStorage: base.customStorage,
+    maxResources: base.maxResources,
   };
 }
 

@@ -6,7 +6,7 @@ export interface HttpAttemptResult {
   durationMs: number;
   /** Why there is no status (timeout, refused connection, TLS error, blocked destination), else null. */
   error: string | null;
-  /** The egress policy refused the destination: retrying cannot help. */
+  /** Retrying cannot help: the egress policy refused the destination, or the request could not be built (a bad header value). */
   blocked: boolean;
 }
 

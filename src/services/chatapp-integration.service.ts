@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
+import { sealContext, type SecretSealer } from '../core/sealed-secrets.js';
 import type { Page, PageRequest } from '../core/pagination.js';
 import type { ChatappIntegrationKind } from '../core/vocab.js';
 import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
@@ -8,6 +9,7 @@ import type { ChatappIntegrationChanges, ChatappIntegrationRecord } from '../ada
 import type { HttpSender } from '../ports/http-sender.js';
 import { checkedDestination } from './destination.js';
 import type { InboxService } from './inbox.service.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface ChatappIntegrationInput {
   kind: ChatappIntegrationKind;
@@ -30,12 +32,17 @@ export type ChatappIntegrationView = Omit<ChatappIntegrationRecord, 'tenantId'>;
 
 const mask = (value: string | null) => (value === null ? null : `…${value.slice(-4)}`);
 
-function toView(record: ChatappIntegrationRecord, reveal = false): ChatappIntegrationView {
-  const { tenantId: _tenantId, ...rest } = record;
-  return reveal ? rest : { ...rest, url: mask(rest.url), botToken: mask(rest.botToken) };
+const notFound = (id: string) => new NotFoundError('INTEGRATION_NOT_FOUND', `Integration ${id} not found`);
+/** The token travels in the Authorization header: visible ASCII only, so no CR/LF can split or break the request. */
+const BOT_TOKEN = /^[\x21-\x7e]{1,500}$/;
+
+function checkedBotToken(token: string): string {
+  if (!BOT_TOKEN.test(token)) {
+    throw new InvalidInputError('INVALID_BOT_TOKEN', 'botToken must be 1 to 500 visible ASCII characters (no spaces, tabs, CR or LF)', { field: 'botToken' });
+  }
+  return token;
 }
 
-const notFound = (id: string) => new NotFoundError('INTEGRATION_NOT_FOUND', `Integration ${id} not found`);
 const missing = (field: string, kind: string) => new InvalidInputError('MISSING_FIELD', `${field} is required for a ${kind} integration`, { field });
 
 /** Chat-app notification targets: an incoming-webhook URL, or a bot token plus the channel it posts to. */
@@ -45,20 +52,34 @@ export class ChatappIntegrationService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly inboxes: InboxService,
+    private readonly limits: TenantLimits,
+    private readonly sealer: SecretSealer,
   ) {}
+
+  private toView(record: ChatappIntegrationRecord, reveal = false): ChatappIntegrationView {
+    const { tenantId: _tenantId, ...rest } = record;
+    const botToken = rest.botToken === null ? null : this.sealer.open(rest.botToken, sealContext.botToken(record.id));
+    return reveal ? { ...rest, botToken } : { ...rest, url: mask(rest.url), botToken: mask(botToken) };
+  }
+
+  private sealedToken(integrationId: string, token: string): string {
+    return this.sealer.seal(checkedBotToken(token), sealContext.botToken(integrationId));
+  }
 
   async create(caller: Caller, input: ChatappIntegrationInput): Promise<ChatappIntegrationView> {
     if (input.kind === 'webhook' && input.url === undefined) throw missing('url', input.kind);
     if (input.kind === 'bot' && input.botToken === undefined) throw missing('botToken', input.kind);
     if (input.kind === 'bot' && input.channelId === undefined) throw missing('channelId', input.kind);
+    await this.limits.assertRoomFor(caller.tenantId, 'chatappIntegrations');
     const now = new Date().toISOString();
+    const id = randomUUID();
     const record: ChatappIntegrationRecord = {
-      id: randomUUID(),
+      id,
       tenantId: caller.tenantId,
       kind: input.kind,
       name: input.name ?? '',
       url: input.kind === 'webhook' ? await checkedDestination(this.sender, input.url as string) : null,
-      botToken: input.kind === 'bot' ? (input.botToken as string) : null,
+      botToken: input.kind === 'bot' ? this.sealedToken(id, input.botToken as string) : null,
       channelId: input.kind === 'bot' ? (input.channelId as string) : null,
       guildId: input.kind === 'bot' ? (input.guildId ?? null) : null,
       inboxIds: await this.checkedInboxes(caller, input.inboxIds ?? []),
@@ -67,16 +88,16 @@ export class ChatappIntegrationService {
       updatedAt: now,
     };
     await this.repos.chatappIntegrations.insert(record);
-    return toView(record, true);
+    return this.toView(record, true);
   }
 
   async list(caller: Caller, request: PageRequest): Promise<Page<ChatappIntegrationView>> {
     const page = await this.repos.chatappIntegrations.list(caller.tenantId, request);
-    return { ...page, data: page.data.map((r) => toView(r)) };
+    return { ...page, data: page.data.map((r) => this.toView(r)) };
   }
 
   async get(caller: Caller, id: string): Promise<ChatappIntegrationView> {
-    return toView(await this.recordOrThrow(caller, id));
+    return this.toView(await this.recordOrThrow(caller, id));
   }
 
   async update(caller: Caller, id: string, input: ChatappIntegrationUpdate): Promise<ChatappIntegrationView> {
@@ -93,7 +114,7 @@ export class ChatappIntegrationService {
     const changes: ChatappIntegrationChanges = {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.url === undefined ? {} : { url: await checkedDestination(this.sender, input.url) }),
-      ...(input.botToken === undefined ? {} : { botToken: input.botToken }),
+      ...(input.botToken === undefined ? {} : { botToken: this.sealedToken(id, input.botToken) }),
       ...(input.channelId === undefined ? {} : { channelId: input.channelId }),
       ...(input.guildId === undefined ? {} : { guildId: input.guildId }),
       ...(input.inboxIds === undefined ? {} : { inboxIds: await this.checkedInboxes(caller, input.inboxIds) }),

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
-import { parseStorageInput, type CustomStorage, type StorageCredentials, type StorageInput, type StorageTarget } from '../core/custom-storage.js';
+import { parseStorageInput, providerErrorName, type CustomStorage, type StorageCredentials, type StorageInput, type StorageTarget } from '../core/custom-storage.js';
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js';
 import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
 import type { SecretBox } from '../adapters/secrets/secret-box.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { Logger } from '../logger.js';
 import type { TenantLimits } from './tenant-limits.js';
 import type { OpenCustomStore, TenantBlobStores } from './tenant-blob-stores.js';
 
@@ -20,6 +21,8 @@ export interface CustomStorageDependencies {
   openCustom: OpenCustomStore;
   /** Rejects endpoints the service must not connect to (InvalidInputError); a no-op where private ones are allowed. */
   guardEndpoints(target: StorageTarget, credentials: StorageCredentials): Promise<void>;
+  /** A failed probe's details go here, not into the reply: they may quote whatever the endpoint answered. */
+  logger: Logger;
 }
 
 const notConfigured = () => new NotFoundError('STORAGE_NOT_CONFIGURED', 'This account has no custom storage; its mail is kept by the service');
@@ -62,8 +65,11 @@ export class CustomStorageService {
     try {
       await withTimeout(probe(this.deps.openCustom(target, credentials)), PROBE_TIMEOUT_MS);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new InvalidInputError('STORAGE_CHECK_FAILED', `${target.provider} bucket "${target.bucket}" failed the write/read/delete check: ${reason}`);
+      this.deps.logger.warn({ err: error, tenantId: caller.tenantId, provider: target.provider, bucket: target.bucket }, 'custom storage probe failed');
+      throw new InvalidInputError(
+        'STORAGE_CHECK_FAILED',
+        `${target.provider} bucket "${target.bucket}" failed the write/read/delete check (${providerErrorName(error)}): check the bucket, region, endpoint and credentials; the server log has the provider's full answer`,
+      );
     }
     const storage: CustomStorage = { id: randomUUID(), tenantId: caller.tenantId, ...target, metadataOnly, createdAt: new Date().toISOString() };
     const credentialsSealed = this.deps.secrets.seal(JSON.stringify(credentials), storage.id);

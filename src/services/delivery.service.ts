@@ -3,6 +3,7 @@ import type { Caller } from '../core/api-key.js';
 import { buildChatMessage } from '../core/chatapp-message.js';
 import type { Email } from '../core/email.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
+import { sealContext, type SecretSealer } from '../core/sealed-secrets.js';
 import { nextRetryDelay } from '../core/retry-schedule.js';
 import { NOTIFICATION_LOG_TYPES, type LogStatus, type NotificationLogType } from '../core/vocab.js';
 import { buildWebhookPayload } from '../core/webhook-payload.js';
@@ -21,6 +22,8 @@ export interface DeliverySettings {
   publicUrl: string;
   /** How long a claim is ours; longer than one attempt can take, so a live worker never loses it. */
   leaseMs: number;
+  /** Jobs of one tenant in flight at once, over all nodes. */
+  concurrencyPerTenant: number;
 }
 
 export interface AttemptOutcome {
@@ -43,6 +46,8 @@ interface PreparedAttempt {
   problem?: string;
   details: Record<string, unknown>;
 }
+
+const UNOPENABLE = "the stored secret could not be decrypted with this node's key (every node must have the same MAILROOM_STORAGE_ENCRYPTION_KEY)";
 
 const isNotificationType = (type: string): type is NotificationLogType => (NOTIFICATION_LOG_TYPES as readonly string[]).includes(type);
 
@@ -76,11 +81,12 @@ export class DeliveryService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly settings: DeliverySettings,
+    private readonly sealer: SecretSealer,
   ) {}
 
   /** Through the unit of work, so on SQLite a claim commits together with concurrent ingests. */
   claim(limit: number): Promise<DeliveryJob[]> {
-    return this.unitOfWork((repos) => repos.deliveries.claim(this.workerId, limit, Date.now(), this.settings.leaseMs));
+    return this.unitOfWork((repos) => repos.deliveries.claim(this.workerId, limit, Date.now(), this.settings.leaseMs, this.settings.concurrencyPerTenant));
   }
 
   /**
@@ -158,6 +164,15 @@ export class DeliveryService {
     return { success: outcome.status === 'SUCCESS', message: outcome.message, newLogId: outcome.logId };
   }
 
+  /** undefined when this node's key cannot open it (nodes with different keys): the attempt fails, logged. */
+  private opened(sealed: string, context: string): string | undefined {
+    try {
+      return this.sealer.open(sealed, context);
+    } catch {
+      return undefined;
+    }
+  }
+
   private async prepare(job: DeliveryJob): Promise<PreparedAttempt> {
     const details = job.targetKind === 'WEBHOOK' ? { webhookId: job.targetId } : job.targetKind === 'CHATAPP' ? { integrationId: job.targetId } : { channelConfigId: job.targetId };
     const email = await this.repos.emails.get(job.tenantId, job.emailId);
@@ -174,15 +189,17 @@ export class DeliveryService {
     if (webhook === undefined) return { problem: 'the webhook was deleted', details };
     if (!webhook.active) return { problem: 'the webhook is inactive', details };
     if (content === undefined) return { problem: 'the email was deleted', details };
+    const secret = this.opened(webhook.secret, sealContext.webhookSecret(job.targetId));
+    if (secret === undefined) return { problem: UNOPENABLE, details };
     const body = Buffer.from(JSON.stringify(buildWebhookPayload(email, content, storage)));
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'content-type': 'application/json',
-      'x-webhook-signature': signBody(webhook.secret, body),
+      'x-webhook-signature': signBody(secret, body),
       'x-email-id': email.id,
       'x-webhook-delivery-id': job.deliveryId,
       'x-webhook-timestamp': String(timestamp),
-      'x-webhook-timestamp-signature': signTimestamped(webhook.secret, job.deliveryId, timestamp, body),
+      'x-webhook-timestamp-signature': signTimestamped(secret, job.deliveryId, timestamp, body),
       'x-webhook-attempt': String(job.attemptsMade + 1),
     };
     return { request: { url: webhook.url, label: webhook.url, body, headers }, details };
@@ -197,9 +214,11 @@ export class DeliveryService {
     if (integration.kind === 'webhook' && integration.url !== null) {
       return { request: { url: integration.url, label: 'the chat-app webhook', body, headers }, details };
     }
+    const token = this.opened(integration.botToken ?? '', sealContext.botToken(integration.id));
+    if (token === undefined) return { problem: UNOPENABLE, details };
     const url = `${this.settings.chatappApiUrl}/channels/${encodeURIComponent(integration.channelId ?? '')}/messages`;
     return {
-      request: { url, label: `chat-app channel ${integration.channelId}`, body, headers: { ...headers, authorization: `Bot ${integration.botToken}` } },
+      request: { url, label: `chat-app channel ${integration.channelId}`, body, headers: { ...headers, authorization: `Bot ${token}` } },
       details: { ...details, channelId: integration.channelId, guildId: integration.guildId },
     };
   }

@@ -10,6 +10,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { EventBus } from '../ports/event-bus.js';
 import { PRODUCTION_SLUG } from './tenant.service.js';
 import { normaliseAliases } from './inbox-aliases.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface CreateInboxInput {
   prefix?: string;
@@ -75,6 +76,7 @@ export class InboxService {
     private readonly events: EventBus,
     private readonly sharedDomain: string,
     private readonly onBackgroundError: (error: unknown) => void,
+    private readonly limits: TenantLimits,
   ) {}
 
   async create(caller: Caller, input: CreateInboxInput): Promise<InboxView> {
@@ -88,6 +90,7 @@ export class InboxService {
     if (input.ttlSeconds !== undefined && (input.ttlSeconds < TTL_RANGE.min || input.ttlSeconds > TTL_RANGE.max)) {
       throw new InvalidInputError('INVALID_TTL', `ttlSeconds must be between ${TTL_RANGE.min} and ${TTL_RANGE.max}`, { field: 'ttlSeconds' });
     }
+    await this.limits.assertRoomFor(caller.tenantId, 'inboxes');
     const now = Date.now();
     const base = given ?? generatePrefix();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

@@ -10,6 +10,8 @@ export interface NotificationParticipantOptions {
   /** This node's claim owner and lease, for the jobs it claims for itself in the ingest transaction. */
   workerId: string;
   leaseMs: number;
+  /** Jobs of one tenant in flight at once, over all nodes (the claim query keeps the same bound). */
+  perTenant: number;
 }
 
 function job(stored: StoredEmail, targetKind: DeliveryJob['targetKind'], targetId: string): DeliveryJob {
@@ -37,9 +39,26 @@ async function jobsFor(repos: Repositories, stored: StoredEmail): Promise<Delive
 }
 
 /**
+ * The jobs this node may claim now, in round-robin order across tenants (every tenant's first, then
+ * every tenant's second, …), none beyond its tenant's room: `perTenant` minus the claims already held.
+ */
+function fairShare(jobs: DeliveryJob[], perTenant: number, inFlight: Map<string, number>): DeliveryJob[] {
+  const turns = new Map<string, number>();
+  const withTurn = jobs.map((job) => {
+    const turn = turns.get(job.tenantId) ?? 0;
+    turns.set(job.tenantId, turn + 1);
+    return { job, turn };
+  });
+  return withTurn
+    .filter(({ job, turn }) => turn < perTenant - (inFlight.get(job.tenantId) ?? 0))
+    .sort((a, b) => a.turn - b.turn)
+    .map(({ job }) => job);
+}
+
+/**
  * The transactional outbox: one delivery row per (email, webhook or integration), inserted in the
  * ingest transaction so a committed email always has its notifications queued. As many as this
- * node's worker has free slots for are inserted already claimed by it and start right after the
+ * node's worker has free slots for, within each tenant's share, are inserted already claimed by it and start right after the
  * commit, with no claim query; the rest are left for the next claim, which the commit triggers. If
  * the node dies first, the claim's lease runs out and any node picks the job up.
  */
@@ -50,11 +69,14 @@ export function createNotificationParticipant(options: NotificationParticipantOp
     async inTransaction(repos, emails) {
       const jobs = (await Promise.all(emails.map((stored) => jobsFor(repos, stored)))).flat();
       if (jobs.length === 0) return;
-      const reservation = options.worker.reserve(jobs.length);
-      const claimed = jobs.slice(0, reservation?.size ?? 0);
       const now = Date.now();
+      const inFlight = await repos.deliveries.inFlightByTenant([...new Set(jobs.map((j) => j.tenantId))], now);
+      const wanted = fairShare(jobs, options.perTenant, inFlight);
+      const reservation = wanted.length === 0 ? undefined : options.worker.reserve(wanted.length);
+      const claimed = wanted.slice(0, reservation?.size ?? 0);
+      const claimedIds = new Set(claimed.map((j) => j.id));
       await repos.deliveries.enqueue(claimed, now + options.leaseMs, options.workerId);
-      await repos.deliveries.enqueue(jobs.slice(claimed.length), now);
+      await repos.deliveries.enqueue(jobs.filter((j) => !claimedIds.has(j.id)), now);
       queued.set(emails, { reservation, claimed, unclaimed: jobs.length - claimed.length });
     },
     afterCommit(emails) {

@@ -4,6 +4,7 @@ import {
   customBlobKey,
   customObjectPaths,
   parseCustomBlobKey,
+  providerErrorName,
   storagePathOf,
   type CustomStorage,
   type StorageCredentials,
@@ -110,8 +111,8 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
       return await work(route.store, route.key);
     } catch (error) {
       if (route.storage === undefined || error instanceof AppError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new UnavailableError('CUSTOM_STORAGE_UNAVAILABLE', `Your ${route.storage.provider} bucket "${route.storage.bucket}" could not be read: ${reason}`);
+      this.onBackgroundError(error);
+      throw new UnavailableError('CUSTOM_STORAGE_UNAVAILABLE', `Your ${route.storage.provider} bucket "${route.storage.bucket}" could not be read (${providerErrorName(error)})`);
     }
   }
 
@@ -154,7 +155,8 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     if (this.reported.size >= MAX_REPORTED) this.reported.clear();
     this.reported.add(emailFolder);
     const emailId = objectPath.split('/')[4] ?? null;
-    const reason = error instanceof Error ? error.message : String(error);
+    this.onBackgroundError(error);
+    const reason = providerErrorName(error);
     await this.repos.logs.append([
       {
         id: randomUUID(),

@@ -1,5 +1,5 @@
-import { effectiveLimits, type PlanLimits } from '../core/plans.js';
-import { NotFoundError } from '../core/errors.js';
+import { effectiveLimits, type CountedResource, type PlanLimits } from '../core/plans.js';
+import { ForbiddenError, NotFoundError } from '../core/errors.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 
@@ -7,6 +7,8 @@ export interface TenantPlan {
   plan: PlanName;
   limits: PlanLimits;
 }
+
+const RESOURCE_NAMES: Record<CountedResource, string> = { webhooks: 'webhooks', chatappIntegrations: 'chat-app integrations', inboxes: 'inboxes' };
 
 /** Bounds the per-process memory; forgetting entries costs one extra read each. */
 const MAX_CACHED_TENANTS = 10_000;
@@ -33,6 +35,18 @@ export class TenantLimits {
     // A failed read is not remembered: the next call tries again.
     value.catch(() => this.cache.delete(tenantId));
     return value;
+  }
+
+  /**
+   * Refuses to create one more `resource` when the tenant already holds its plan's maximum. Counted,
+   * not reserved: requests racing each other at the limit may each pass (docs/security.md).
+   */
+  async assertRoomFor(tenantId: string, resource: CountedResource): Promise<void> {
+    const [{ plan, limits }, held] = await Promise.all([this.of(tenantId), this.repos.tenants.countResources(tenantId, resource)]);
+    const max = limits.maxResources[resource];
+    if (held >= max) {
+      throw new ForbiddenError('PLAN_LIMIT_REACHED', `The ${plan} plan allows ${max} ${RESOURCE_NAMES[resource]} per account and this account has ${held}; delete one first`);
+    }
   }
 
   private async load(tenantId: string): Promise<TenantPlan> {

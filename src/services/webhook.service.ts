@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { InvalidInputError, NotFoundError } from '../core/errors.js';
 import type { Page, PageRequest } from '../core/pagination.js';
+import { sealContext, type SecretSealer } from '../core/sealed-secrets.js';
 import { WEBHOOK_EVENTS, type LogStatus, type WebhookEvent } from '../core/vocab.js';
 import { generateWebhookSecret, maskSecret } from '../core/webhook-signature.js';
 import type { Repositories, UnitOfWork } from '../adapters/db/repositories/index.js';
@@ -10,6 +11,7 @@ import type { WebhookChanges, WebhookRecord } from '../adapters/db/repositories/
 import type { HttpSender } from '../ports/http-sender.js';
 import { checkedDestination } from './destination.js';
 import type { InboxService } from './inbox.service.js';
+import type { TenantLimits } from './tenant-limits.js';
 
 export interface WebhookInput {
   url: string;
@@ -39,10 +41,6 @@ export interface InboxHookLink {
 
 const webhookNotFound = (id: string) => new NotFoundError('WEBHOOK_NOT_FOUND', `Webhook ${id} not found`);
 
-function toWebhookView(record: WebhookRecord, revealSecret = false): WebhookView {
-  const { tenantId: _tenantId, secret, ...rest } = record;
-  return { ...rest, secret: revealSecret ? secret : maskSecret(secret) };
-}
 
 function validEvents(events: string[] | undefined): WebhookEvent[] | undefined {
   if (events === undefined) return undefined;
@@ -60,7 +58,20 @@ export class WebhookService {
     private readonly unitOfWork: UnitOfWork,
     private readonly sender: HttpSender,
     private readonly inboxes: InboxService,
+    private readonly limits: TenantLimits,
+    private readonly sealer: SecretSealer,
   ) {}
+
+  private toWebhookView(record: WebhookRecord, revealSecret = false): WebhookView {
+    const { tenantId: _tenantId, secret: sealed, ...rest } = record;
+    const secret = this.sealer.open(sealed, sealContext.webhookSecret(record.id));
+    return { ...rest, secret: revealSecret ? secret : maskSecret(secret) };
+  }
+
+  /** The caller's own secret, or a generated one, sealed for this webhook's row. */
+  private sealedSecret(webhookId: string, secret = generateWebhookSecret()): string {
+    return this.sealer.seal(secret, sealContext.webhookSecret(webhookId));
+  }
 
   async create(caller: Caller, input: NewWebhook): Promise<WebhookView> {
     const { inboxId } = input;
@@ -70,16 +81,16 @@ export class WebhookService {
       await repos.webhooks.insert(record);
       if (inboxId !== undefined) await repos.webhooks.link(caller.tenantId, record.id, inboxId, record.createdAt);
     });
-    return toWebhookView({ ...record, inboxIds: inboxId === undefined ? [] : [inboxId] }, true);
+    return this.toWebhookView({ ...record, inboxIds: inboxId === undefined ? [] : [inboxId] }, true);
   }
 
   async list(caller: Caller, request: PageRequest): Promise<Page<WebhookView>> {
     const page = await this.repos.webhooks.list(caller.tenantId, request);
-    return { ...page, data: page.data.map((w) => toWebhookView(w)) };
+    return { ...page, data: page.data.map((w) => this.toWebhookView(w)) };
   }
 
   async get(caller: Caller, id: string): Promise<WebhookView> {
-    return toWebhookView(await this.recordOrThrow(caller, id));
+    return this.toWebhookView(await this.recordOrThrow(caller, id));
   }
 
   async update(caller: Caller, id: string, input: WebhookUpdate): Promise<WebhookView> {
@@ -89,7 +100,7 @@ export class WebhookService {
       ...(input.events === undefined ? {} : { events: validEvents(input.events) }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.active === undefined ? {} : { active: input.active }),
-      ...(input.secret === undefined ? {} : { secret: input.secret }),
+      ...(input.secret === undefined ? {} : { secret: this.sealedSecret(id, input.secret) }),
     };
     await this.repos.webhooks.update(caller.tenantId, id, changes, new Date().toISOString());
     return this.get(caller, id);
@@ -107,8 +118,8 @@ export class WebhookService {
   /** A new secret takes effect for the next attempt; the old one stops working at once. */
   async rotateSecret(caller: Caller, id: string): Promise<WebhookView> {
     await this.recordOrThrow(caller, id);
-    await this.repos.webhooks.update(caller.tenantId, id, { secret: generateWebhookSecret() }, new Date().toISOString());
-    return toWebhookView(await this.recordOrThrow(caller, id), true);
+    await this.repos.webhooks.update(caller.tenantId, id, { secret: this.sealedSecret(id) }, new Date().toISOString());
+    return this.toWebhookView(await this.recordOrThrow(caller, id), true);
   }
 
   async logs(caller: Caller, id: string, status: LogStatus | undefined, request: PageRequest): Promise<Page<ActivityLogEntry>> {
@@ -119,7 +130,7 @@ export class WebhookService {
   async listForInbox(caller: Caller, inboxId: string, request: PageRequest): Promise<Page<WebhookView>> {
     await this.inboxes.getRecordOrThrow(caller, inboxId);
     const page = await this.repos.webhooks.list(caller.tenantId, request, inboxId);
-    return { ...page, data: page.data.map((w) => toWebhookView(w)) };
+    return { ...page, data: page.data.map((w) => this.toWebhookView(w)) };
   }
 
   /** Links an existing webhook, or creates one for `url` and links it; linking again changes nothing. */
@@ -129,16 +140,16 @@ export class WebhookService {
     if ('webhookId' in target) {
       const webhook = await this.recordOrThrow(caller, target.webhookId, 'webhookId');
       const linked = await this.repos.webhooks.link(caller.tenantId, webhook.id, inboxId, now);
-      return { webhook: toWebhookView(await this.recordOrThrow(caller, webhook.id)), created: false, linked };
+      return { webhook: this.toWebhookView(await this.recordOrThrow(caller, webhook.id)), created: false, linked };
     }
     const existing = await this.repos.webhooks.findLinkedByUrl(caller.tenantId, inboxId, target.url);
-    if (existing !== undefined) return { webhook: toWebhookView(existing), created: false, linked: false };
+    if (existing !== undefined) return { webhook: this.toWebhookView(existing), created: false, linked: false };
     const record = await this.newRecord(caller, target);
     await this.unitOfWork(async (repos) => {
       await repos.webhooks.insert(record);
       await repos.webhooks.link(caller.tenantId, record.id, inboxId, now);
     });
-    return { webhook: toWebhookView({ ...record, inboxIds: [inboxId] }, true), created: true, linked: true };
+    return { webhook: this.toWebhookView({ ...record, inboxIds: [inboxId] }, true), created: true, linked: true };
   }
 
   /** Removes the link only; a webhook left with no links fires for every email of the tenant. */
@@ -150,15 +161,17 @@ export class WebhookService {
   }
 
   private async newRecord(caller: Caller, input: WebhookInput): Promise<WebhookRecord> {
+    await this.limits.assertRoomFor(caller.tenantId, 'webhooks');
     const now = new Date().toISOString();
+    const id = randomUUID();
     return {
-      id: randomUUID(),
+      id,
       tenantId: caller.tenantId,
       url: await checkedDestination(this.sender, input.url),
       events: validEvents(input.events) ?? ['email.received'],
       description: input.description ?? '',
       active: input.active ?? true,
-      secret: input.secret ?? generateWebhookSecret(),
+      secret: this.sealedSecret(id, input.secret),
       inboxIds: [],
       createdAt: now,
       updatedAt: now,

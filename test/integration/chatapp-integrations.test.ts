@@ -69,6 +69,18 @@ describe.each(TEST_DIALECTS)('chat-app integrations (%s)', (dialect) => {
     expect((await t.http.get(`/api/v1/integrations/${id}`)).status).toBe(404);
   });
 
+  it('refuses a bot token that cannot be a header value, on create and on update', async () => {
+    for (const botToken of ['tok\r\nx-injected: 1', 'tok en', 'tök']) {
+      const created = await t.http.post('/api/v1/integrations', { kind: 'bot', botToken, channelId: 'c1' });
+      expect(created.status).toBe(400);
+      expect(created.json()).toMatchObject({ code: 'INVALID_BOT_TOKEN', field: 'botToken' });
+    }
+    const bot = (await t.http.post('/api/v1/integrations', { kind: 'bot', botToken: 'fine.token-1', channelId: 'c1' })).json();
+    const updated = await t.http.put(`/api/v1/integrations/${bot.id}`, { botToken: 'a\nb' });
+    expect(updated.json()).toMatchObject({ code: 'INVALID_BOT_TOKEN', field: 'botToken' });
+    await t.http.delete(`/api/v1/integrations/${bot.id}`);
+  });
+
   it('posts a short summary through the incoming webhook and the bot, with CHATAPP and CHATAPP_BOT entries', async () => {
     const inbox = (await t.http.post('/api/v1/inboxes', { prefix: 'chatty' })).json();
     const hook = (await t.http.post('/api/v1/integrations', { kind: 'webhook', url: `${chat.origin}/incoming/abc`, inboxIds: [inbox.id] })).json();
@@ -91,6 +103,24 @@ describe.each(TEST_DIALECTS)('chat-app integrations (%s)', (dialect) => {
     expect(botEntry).toMatchObject({ status: 'SUCCESS', metadata: { channelConfigId: bot.id, channelId: 'chan-1', guildId: 'guild-1', attemptsMade: 1 } });
     await t.http.delete(`/api/v1/integrations/${hook.id}`);
     await t.http.delete(`/api/v1/integrations/${bot.id}`);
+  });
+
+  it('sends mail fields inert: no mentions parsed, markdown shown literally', async () => {
+    const inbox = (await t.http.post('/api/v1/inboxes', { prefix: 'chat-inert' })).json();
+    const hook = (await t.http.post('/api/v1/integrations', { kind: 'webhook', url: `${chat.origin}/incoming/inert`, inboxIds: [inbox.id] })).json();
+    const subject = '@everyone @here [click](http://evil.example) **urgent** <@123>';
+    await sendMail(t.smtpPort, { from: '"[x](http://evil.example)" <eve@example.com>', to: inbox.address, subject, text: '`code` @everyone' });
+    const [request] = await chat.waitFor(1, (r) => r.path === '/incoming/inert');
+    const message = request?.json();
+    expect(message.allowed_mentions).toEqual({ parse: [] });
+    const rendered = [message.content, message.embeds[0].title, message.embeds[0].description, ...message.embeds[0].fields.map((f: { value: string }) => f.value)];
+    for (const text of rendered) {
+      expect(text).not.toMatch(/@(everyone|here)/);
+      expect(text).not.toContain('](');
+      expect(text).not.toMatch(/(^|[^\\])\*\*/);
+    }
+    expect(message.embeds[0].title).toBe('@\u200beveryone @\u200bhere \\[click\\]\\(http://evil.example\\) \\*\\*urgent\\*\\* \\<@123\\>');
+    await t.http.delete(`/api/v1/integrations/${hook.id}`);
   });
 
   it('retries a failing chat app, marks it FAILED, and resends it from the log', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 warnIfPostgresSkipped();
 
 const ENV = {
+  // Nodes share one key: webhook secrets are sealed with it.
+  MAILROOM_STORAGE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   MAILROOM_ALLOW_PRIVATE_WEBHOOKS: '1',
   MAILROOM_WEBHOOK_POLL_INTERVAL_MS: '20',
   MAILROOM_WEBHOOK_TIMEOUT_MS: '2000',

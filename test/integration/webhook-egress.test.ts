@@ -21,6 +21,11 @@ describe.each(TEST_DIALECTS)('outbound safety with private destinations refused 
     'http://[::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
     'http://0.0.0.0/hook',
+    'http://[::127.0.0.1]/hook',
+    'http://[::ffff:0:7f00:1]/hook',
+    'http://[2002:7f00:1::]/hook',
+    'http://[64:ff9b::7f00:1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
   ])('refuses %s when creating a webhook, an inbox hook or a chat-app integration', async (url) => {
     const webhook = await t.http.post('/api/v1/webhooks', { url });
     expect(webhook.status).toBe(400);

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
-import { BlobServiceClient, RestError, StorageSharedKeyCredential, type ContainerClient } from '@azure/storage-blob';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { BlobServiceClient, RestError, StorageSharedKeyCredential, newPipeline, type ContainerClient, type RequestPolicyFactory } from '@azure/storage-blob';
 import { NotFoundError } from '../../core/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
 import { readAll } from './blob-streams.js';
@@ -13,6 +15,13 @@ export interface AzureLocation {
   credentials: AzureCredentials;
   /** Blob service URL for account-and-key credentials; absent: https://<account>.blob.core.windows.net. */
   endpoint?: string;
+  /** Agents every connection goes through (a tenant's container: the egress guard); absent: the SDK's own. */
+  agents?: AzureAgents;
+}
+
+export interface AzureAgents {
+  httpAgent: HttpAgent;
+  httpsAgent: HttpsAgent;
 }
 
 /** Streamed bodies are uploaded as blocks of this size, two at a time. */
@@ -20,11 +29,35 @@ const BLOCK_BYTES = 4 * 1024 * 1024;
 
 const isNotFound = (error: unknown): boolean => error instanceof RestError && error.statusCode === 404;
 
+/** Sends every request of the pipeline through the given agents (set last, just before the HTTP client). */
+function agentPolicy(agents: AzureAgents): RequestPolicyFactory {
+  return {
+    create: (next) => ({
+      sendRequest: (request) => {
+        request.agent = request.url.startsWith('https:') ? agents.httpsAgent : agents.httpAgent;
+        return next.sendRequest(request);
+      },
+    }),
+  };
+}
+
+/** The service URL and credential, for a connection string as the SDK itself reads it. */
+function serviceUrlAndCredential({ credentials, endpoint }: AzureLocation) {
+  if ('connectionString' in credentials) {
+    const parsed = BlobServiceClient.fromConnectionString(credentials.connectionString);
+    return { url: parsed.url, credential: parsed.credential };
+  }
+  return {
+    url: endpoint ?? `https://${credentials.accountName}.blob.core.windows.net`,
+    credential: new StorageSharedKeyCredential(credentials.accountName, credentials.accountKey),
+  };
+}
+
 function serviceClient(location: AzureLocation): BlobServiceClient {
-  const { credentials } = location;
-  if ('connectionString' in credentials) return BlobServiceClient.fromConnectionString(credentials.connectionString);
-  const endpoint = location.endpoint ?? `https://${credentials.accountName}.blob.core.windows.net`;
-  return new BlobServiceClient(endpoint, new StorageSharedKeyCredential(credentials.accountName, credentials.accountKey));
+  const { url, credential } = serviceUrlAndCredential(location);
+  const pipeline = newPipeline(credential);
+  if (location.agents !== undefined) pipeline.factories.push(agentPolicy(location.agents));
+  return new BlobServiceClient(url, pipeline);
 }
 
 /** Blobs as block blobs in an Azure Blob Storage container. */

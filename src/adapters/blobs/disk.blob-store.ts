@@ -22,9 +22,10 @@ export class DiskBlobStore implements BlobStore {
 
   async put(key: string, data: Buffer | Readable, _contentType: string): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
+    // Mail is private to its tenant: readable by the service's user only, whatever the umask.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomUUID()}.tmp`;
-    const file = await open(temporary, 'w');
+    const file = await open(temporary, 'w', 0o600);
     try {
       if (Buffer.isBuffer(data)) {
         await file.writeFile(data);

@@ -1,3 +1,5 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -23,6 +25,8 @@ export interface S3Location {
   forcePathStyle: boolean;
   /** Absent: the SDK's default chain (environment, instance profile, …). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Agents every connection goes through (a tenant's bucket: the egress guard); absent: the SDK's own. */
+  agents?: { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
 }
 
 /** Streamed bodies above this go up as a multipart upload, in parts of this size (S3's minimum is 5 MiB). */
@@ -40,6 +44,7 @@ export class S3BlobStore implements BlobStore {
       endpoint: location.endpoint,
       forcePathStyle: location.forcePathStyle,
       credentials: location.credentials,
+      ...(location.agents ? { requestHandler: { httpAgent: location.agents.httpAgent, httpsAgent: location.agents.httpsAgent } } : {}),
       // Checksums only where S3 demands them: with the default, a streamed body is sent aws-chunked and
       // several S3-compatible servers store the chunk framing as part of the object (stack-notes §3).
       requestChecksumCalculation: 'WHEN_REQUIRED',

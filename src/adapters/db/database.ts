@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
@@ -14,8 +14,10 @@ import * as m0008 from './migrations/0008-email-sort-indexes.js';
 import * as m0011 from './migrations/0011-users.js';
 import * as m0012 from './migrations/0012-custom-storage.js';
 import * as m0013 from './migrations/0013-operations.js';
+import * as m0015 from './migrations/0015-sealed-secrets.js';
 import * as m0019 from './migrations/0019-inbox-aliases.js';
 import * as m0021 from './migrations/0021-inbox-names.js';
+import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -27,8 +29,13 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** What a data migration may need beyond the database: the secret box, to seal stored credentials. */
+export interface MigrationContext {
+  sealer?: SecretSealer;
+}
+
 interface DialectMigration {
-  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+  up(db: Kysely<unknown>, dialect: Dialect, context: MigrationContext): Promise<void>;
 }
 
 /** Listed here, in order, so the build needs no directory scan; each receives the dialect (cf. atproto). */
@@ -42,6 +49,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011-users': m0011,
   '0012-custom-storage': m0012,
   '0013-operations': m0013,
+  '0015-sealed-secrets': m0015,
   '0019-inbox-aliases': m0019,
   '0021-inbox-names': m0021,
 };
@@ -59,7 +67,9 @@ export function createDatabase(config: DatabaseConfig): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
-  mkdirSync(dirname(config.path), { recursive: true });
+  mkdirSync(dirname(config.path), { recursive: true, mode: 0o700 });
+  // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
+  closeSync(openSync(config.path, 'a', 0o600));
   const sqlite = new SqliteDatabase(config.path);
   // WAL lets readers run beside the single writer; synchronous=NORMAL in WAL mode is durable across
   // process crashes (the WAL is fsynced at checkpoints); FULL would fsync every commit.
@@ -71,12 +81,12 @@ export function createDatabase(config: DatabaseConfig): Db {
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
-export async function migrateToLatestOrThrow(db: Db): Promise<void> {
+export async function migrateToLatestOrThrow(db: Db, context: MigrationContext = {}): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
       for (const [name, migration] of Object.entries(MIGRATIONS)) {
-        out[name] = { up: (k) => migration.up(k, db.dialect) };
+        out[name] = { up: (k) => migration.up(k, db.dialect, context) };
       }
       return out;
     },

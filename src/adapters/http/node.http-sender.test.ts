@@ -68,6 +68,22 @@ describe('NodeHttpSender', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
   });
 
+  it('turns a request node refuses to build (CR/LF in a header value) into a failed attempt that is not retried', async () => {
+    const result = await open.post(`http://127.0.0.1:${port}/ok`, Buffer.from('{}'), { authorization: 'Bot a\r\nx-injected: 1' });
+    expect(result).toMatchObject({ ok: false, statusCode: null, blocked: true });
+    expect(result.error).toMatch(/could not be built.*ERR_INVALID_CHAR/);
+  });
+
+  it('fails an attempt that cannot connect within the connect timeout, long before the total timeout', async () => {
+    const neverResolves = (() => undefined) as unknown as typeof dnsLookup;
+    const slow = new NodeHttpSender({ timeoutMs: 30_000, connectTimeoutMs: 100, allowPrivate: true, userAgent: 'test', lookup: neverResolves });
+    const result = await slow.post('http://dead.test/hook', Buffer.from('{}'), {});
+    expect(result).toMatchObject({ ok: false, statusCode: null, blocked: false });
+    expect(result.error).toMatch(/could not connect within 100 ms/);
+    expect(result.durationMs).toBeLessThan(5000);
+    slow.close();
+  });
+
   it('reports a 2xx as success', async () => {
     expect(await open.post(`http://127.0.0.1:${port}/ok`, Buffer.from('{}'), { 'content-type': 'application/json' })).toMatchObject({ ok: true, statusCode: 204 });
   });

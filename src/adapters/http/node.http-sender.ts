@@ -1,13 +1,16 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promisify } from 'node:util';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { isBlockedAddress } from '../../core/egress.js';
+import { blockedMessage, EGRESS_BLOCKED, guardedLookup, type LookupAll } from './guarded-lookup.js';
 import type { HttpAttemptResult, HttpSender } from '../../ports/http-sender.js';
 
 export interface NodeHttpSenderOptions {
   timeoutMs: number;
+  /** Time to resolve and connect; a dead endpoint frees its delivery slot after this, not after `timeoutMs`. */
+  connectTimeoutMs?: number;
   /** Allow loopback/private destinations (tests, on-premise installs). */
   allowPrivate: boolean;
   userAgent: string;
@@ -15,29 +18,6 @@ export interface NodeHttpSenderOptions {
   maxResponseBytes?: number;
   /** DNS lookup, swappable so tests can simulate a name that resolves to a private address. */
   lookup?: typeof dnsLookup;
-}
-
-const BLOCKED = 'EGRESS_BLOCKED';
-
-class EgressBlockedError extends Error {
-  readonly code = BLOCKED;
-}
-
-const blockedMessage = (host: string, address: string) =>
-  host === address ? `host ${host} is a loopback, private, link-local or reserved address` : `host ${host} resolves to ${address}, a loopback, private, link-local or reserved address`;
-
-/** Resolves every address of the host and refuses the connection if any of them is blocked (DNS rebinding). */
-function guardedLookup(base: typeof dnsLookup): LookupFunction {
-  return (hostname, options, callback) => {
-    base(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const bad = addresses.find((a) => isBlockedAddress(a.address));
-      if (bad !== undefined) return callback(new EgressBlockedError(blockedMessage(hostname, bad.address)), '', 0);
-      if (options.all === true) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
-      return callback(null, first.address, first.family);
-    });
-  };
 }
 
 function errorText(error: NodeJS.ErrnoException): string {
@@ -52,7 +32,7 @@ export class NodeHttpSender implements HttpSender {
   private readonly maxResponseBytes: number;
 
   constructor(private readonly options: NodeHttpSenderOptions) {
-    this.lookup = options.allowPrivate ? (options.lookup as LookupFunction | undefined) : guardedLookup(options.lookup ?? dnsLookup);
+    this.lookup = options.allowPrivate ? (options.lookup as LookupFunction | undefined) : guardedLookup((options.lookup ?? dnsLookup) as unknown as LookupAll);
     this.maxResponseBytes = options.maxResponseBytes ?? 4096;
   }
 
@@ -92,12 +72,20 @@ export class NodeHttpSender implements HttpSender {
         resolve(result);
       };
       const send = secure ? httpsRequest : httpRequest;
-      const request = send(target, {
-        method: 'POST',
-        agent: secure ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(body.byteLength), 'user-agent': this.options.userAgent },
-        ...(this.lookup ? { lookup: this.lookup } : {}),
-      });
+      let request: ClientRequest;
+      try {
+        request = send(target, {
+          method: 'POST',
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          headers: { ...headers, 'content-length': String(body.byteLength), 'user-agent': this.options.userAgent },
+          ...(this.lookup ? { lookup: this.lookup } : {}),
+        });
+      } catch (error) {
+        // A request node refuses to build (a header value with CR/LF, ERR_INVALID_CHAR) fails the same way every time.
+        resolve(failed(`the request could not be built: ${errorText(error as NodeJS.ErrnoException)}`, true));
+        return;
+      }
+      request.on('socket', (socket) => this.limitConnect(request, socket));
       const deadline = setTimeout(() => {
         request.destroy();
         settle(failed(`timed out after ${this.options.timeoutMs} ms`));
@@ -107,9 +95,19 @@ export class NodeHttpSender implements HttpSender {
         const ok = statusCode >= 200 && statusCode < 300;
         settle({ ok, statusCode, durationMs: elapsed(), error: null, blocked: false });
       }));
-      request.on('error', (error: NodeJS.ErrnoException) => settle(failed(errorText(error), error.code === BLOCKED)));
+      request.on('error', (error: NodeJS.ErrnoException) => settle(failed(errorText(error), error.code === EGRESS_BLOCKED)));
       request.end(body);
     });
+  }
+
+  /** A new socket that is not connected within the connect timeout fails the request (reused keep-alive sockets are connected). */
+  private limitConnect(request: ClientRequest, socket: Socket): void {
+    const limit = this.options.connectTimeoutMs;
+    if (limit === undefined || !socket.connecting) return;
+    const timer = setTimeout(() => request.destroy(new Error(`could not connect within ${limit} ms`)), limit);
+    const done = () => clearTimeout(timer);
+    socket.once('connect', done);
+    socket.once('close', done);
   }
 
   /** Reads the response up to the cap (discarding it), then calls `done`; an oversized body closes the socket. */

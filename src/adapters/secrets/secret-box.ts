@@ -41,7 +41,7 @@ export class SecretBox {
 export async function loadStorageEncryptionKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer> {
   if (configured !== undefined) return configured;
   const path = join(dataDir, 'storage-encryption-key');
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     await writeFile(path, randomBytes(KEY_BYTES).toString('base64'), { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../config/config.js';
 export async function loadSessionSecret(config: AppConfig): Promise<Buffer> {
   if (config.accounts.jwtSecret !== undefined) return Buffer.from(config.accounts.jwtSecret, 'utf8');
   const path = join(config.dataDir, 'jwt-secret');
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   try {
     await writeFile(path, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -45,8 +45,8 @@ export async function loadTlsMaterial(config: AppConfig): Promise<TlsMaterial> {
       { name: 'subjectAltName', altNames: [...hosts.map((value) => ({ type: 2 as const, value })), { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
     ],
   });
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFile(keyPath, generated.private, { mode: 0o600 });
-  await writeFile(certPath, generated.cert);
+  await writeFile(certPath, generated.cert, { mode: 0o600 });
   return { key: Buffer.from(generated.private), cert: Buffer.from(generated.cert) };
 }

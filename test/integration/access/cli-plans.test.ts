@@ -32,7 +32,7 @@ describe.each(TEST_DIALECTS)('plans from the CLI (%s)', (dialect) => {
     expect(JSON.parse(set.stdout).tenant.limitOverrides).toEqual({ requestsPerMinute: 5000, monthlyEmails: 7 });
     const client = t.client(tenant.apiKey);
     const usage = await client.get('/api/v1/usage');
-    expect(usage.json().plan).toEqual({ name: 'pro', requestsPerMinute: 5000, monthlyEmails: 7, customStorage: true });
+    expect(usage.json().plan).toEqual({ name: 'pro', requestsPerMinute: 5000, monthlyEmails: 7, customStorage: true, maxResources: PLAN_LIMITS.pro.maxResources });
     expect(usage.json().emails.limit).toBe(7);
     // The test app multiplies rate limits by 1000 so other suites never trip them.
     expect(Number(usage.headers['x-ratelimit-limit'])).toBe(5000 * 1000);

@@ -25,6 +25,8 @@ describe.each(TEST_DIALECTS)('monthly email quota, spec 8 (%s)', (dialect) => {
     return { tenant, client, inbox };
   }
 
+  const FREE_RESOURCES = { webhooks: 10, chatappIntegrations: 5, inboxes: 100 };
+
   it('GET /usage shows the month, the count, the limit and the plans', async () => {
     const { client } = await tenantWithQuota('Shape', null);
     const usage = (await client.get('/api/v1/usage')).json();
@@ -32,10 +34,10 @@ describe.each(TEST_DIALECTS)('monthly email quota, spec 8 (%s)', (dialect) => {
       month: usageMonthOf(new Date()),
       resetsAt: expect.stringMatching(/^\d{4}-\d{2}-01T00:00:00\.000Z$/),
       emails: { used: 0, limit: 1000, remaining: 1000 },
-      plan: { name: 'free', requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false },
+      plan: { name: 'free', requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false, maxResources: FREE_RESOURCES },
       plans: {
-        free: { requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false },
-        pro: { requestsPerMinute: 1000, monthlyEmails: 100_000, customStorage: true },
+        free: { requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false, maxResources: FREE_RESOURCES },
+        pro: { requestsPerMinute: 1000, monthlyEmails: 100_000, customStorage: true, maxResources: { webhooks: 100, chatappIntegrations: 50, inboxes: 10_000 } },
       },
       limitsEnforced: true,
     });

@@ -11,7 +11,7 @@ export interface ChatappIntegrationRecord {
   name: string;
   /** Incoming-webhook URL (kind `webhook`). */
   url: string | null;
-  /** Bot token and where the bot posts (kind `bot`). */
+  /** Bot token, sealed (core/sealed-secrets.ts), and where the bot posts (kind `bot`). */
   botToken: string | null;
   channelId: string | null;
   guildId: string | null;

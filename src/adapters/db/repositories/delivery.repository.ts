@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { NotificationLogType } from '../../../core/vocab.js';
 import type { Database } from '../schema.js';
 
@@ -71,12 +71,17 @@ export class DeliveryRepository {
   }
 
   /**
-   * Claims up to `limit` due jobs for `worker` until now + leaseMs. On PostgreSQL concurrent claimers
-   * skip each other's locked rows (FOR UPDATE SKIP LOCKED); SQLite runs one writer at a time, so the
-   * single UPDATE … RETURNING is already atomic there.
+   * Claims up to `limit` due jobs for `worker` until now + leaseMs, round-robin across tenants (every
+   * tenant's oldest due job first, then every tenant's second, …) and never more than `perTenant`
+   * of one tenant in flight, counting the claims other nodes hold. On PostgreSQL concurrent claimers
+   * skip each other's locked rows (FOR UPDATE SKIP LOCKED, which cannot sit in the windowed query
+   * itself, so the chosen ids are locked in a second step and rows claimed meanwhile drop out);
+   * SQLite runs one writer at a time, so the UPDATE … RETURNING is already atomic there.
    */
-  async claim(worker: string, limit: number, now: number, leaseMs: number): Promise<DeliveryJob[]> {
-    let due = this.db.selectFrom('notification_deliveries').select('id').where('available_at', '<=', iso(now)).orderBy('available_at').limit(limit);
+  async claim(worker: string, limit: number, now: number, leaseMs: number, perTenant: number): Promise<DeliveryJob[]> {
+    const ids = await this.fairlyDue(limit, now, perTenant);
+    if (ids.length === 0) return [];
+    let due = this.db.selectFrom('notification_deliveries').select('id').where('id', 'in', ids).where('available_at', '<=', iso(now));
     if (this.postgres) due = due.forUpdate().skipLocked();
     const rows = await this.db
       .updateTable('notification_deliveries')
@@ -85,6 +90,37 @@ export class DeliveryRepository {
       .returningAll()
       .execute();
     return rows.map(toJob);
+  }
+
+  private async fairlyDue(limit: number, now: number, perTenant: number): Promise<string[]> {
+    const at = iso(now);
+    const { rows } = await sql<{ id: string }>`
+      WITH due AS (
+        SELECT id, tenant_id, available_at, ROW_NUMBER() OVER (PARTITION BY tenant_id ORDER BY available_at, id) AS turn
+        FROM notification_deliveries WHERE available_at <= ${at}
+      ), busy AS (
+        SELECT tenant_id, COUNT(*) AS n FROM notification_deliveries
+        WHERE claimed_by IS NOT NULL AND available_at > ${at} GROUP BY tenant_id
+      )
+      SELECT due.id FROM due LEFT JOIN busy ON busy.tenant_id = due.tenant_id
+      WHERE due.turn + COALESCE(busy.n, 0) <= ${perTenant}
+      ORDER BY due.turn, due.available_at, due.id
+      LIMIT ${limit}`.execute(this.db);
+    return rows.map((row) => row.id);
+  }
+
+  /** Per tenant, how many of its jobs some node holds a live claim on now. */
+  async inFlightByTenant(tenantIds: string[], now: number): Promise<Map<string, number>> {
+    if (tenantIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('notification_deliveries')
+      .select(['tenant_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tenant_id', 'in', tenantIds)
+      .where('claimed_by', 'is not', null)
+      .where('available_at', '>', iso(now))
+      .groupBy('tenant_id')
+      .execute();
+    return new Map(rows.map((row) => [row.tenant_id, Number(row.n)]));
   }
 
   /** Removes a finished job (delivered, or failed for good); false if the claim was lost meanwhile. */

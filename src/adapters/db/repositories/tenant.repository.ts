@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LimitOverrides } from '../../../core/plans.js';
+import type { CountedResource, LimitOverrides } from '../../../core/plans.js';
 import type { PlanName } from '../../../core/vocab.js';
 import type { Database } from '../schema.js';
 
@@ -44,6 +44,8 @@ const toEnvironment = (row: EnvironmentRow): Environment => ({
   createdAt: row.created_at,
 });
 
+const RESOURCE_TABLES = { webhooks: 'webhooks', chatappIntegrations: 'chatapp_integrations', inboxes: 'inboxes' } as const satisfies Record<CountedResource, keyof Database>;
+
 export class TenantRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -57,6 +59,16 @@ export class TenantRepository {
   async get(id: string): Promise<Tenant | undefined> {
     const row = await this.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toTenant(row);
+  }
+
+  /** How many of a plan-limited resource the tenant holds now. */
+  async countResources(tenantId: string, resource: CountedResource): Promise<number> {
+    const row = await this.db
+      .selectFrom(RESOURCE_TABLES[resource])
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async list(): Promise<Tenant[]> {

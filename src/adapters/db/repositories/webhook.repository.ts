@@ -11,6 +11,7 @@ export interface WebhookRecord {
   events: WebhookEvent[];
   description: string;
   active: boolean;
+  /** Sealed (core/sealed-secrets.ts); the webhook service opens it. */
   secret: string;
   /** Inboxes the webhook is linked to; empty means every email of the tenant. */
   inboxIds: string[];

@@ -8,6 +8,14 @@ const Limits = {
   requestsPerMinute: Type.Integer({ description: 'API requests per minute for the whole account' }),
   monthlyEmails: Type.Integer({ description: 'Emails received per calendar month (UTC)' }),
   customStorage: Type.Boolean({ description: 'Whether mail may be stored in your own bucket' }),
+  maxResources: Type.Object(
+    {
+      webhooks: Type.Integer(),
+      chatappIntegrations: Type.Integer(),
+      inboxes: Type.Integer(),
+    },
+    { description: 'How many of each the account may hold at once; creating one more answers 403 PLAN_LIMIT_REACHED' },
+  ),
 };
 
 const UsageSchema = Type.Object(
