@@ -108,7 +108,11 @@ describe.each(TEST_DIALECTS)('local mode on %s', (dialect) => {
     expect((await client.command('RCPT TO:<nodomain>')).code).toBe(501);
     expect((await client.command('RCPT TO:<"john doe"@example.com>')).code).toBe(501);
     expect((await client.command('RCPT TO:<user@bücher.example>')).code).toBe(250);
-    for (let i = 0; i < 1000; i++) expect((await client.command(`RCPT TO:<r${i}@many.example>`)).code).toBe(250);
+    // The IDN recipient above is the first of the 100 a message may have (docs/security.md); past them, 452 4.5.3.
+    const codes: number[] = [];
+    for (let i = 0; i < 1000; i++) codes.push((await client.command(`RCPT TO:<r${i}@many.example>`)).code);
+    expect(codes.slice(0, 99).every((code) => code === 250)).toBe(true);
+    expect(codes.slice(99).every((code) => code === 452)).toBe(true);
     const reply = await client.data('Subject: Many recipients\r\n\r\nhi\r\n');
     await client.quit();
     expect(reply.code).toBe(250);
