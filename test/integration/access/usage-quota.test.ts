@@ -32,8 +32,10 @@ describe.each(TEST_DIALECTS)('monthly email quota, spec 8 (%s)', (dialect) => {
     const usage = (await client.get('/api/v1/usage')).json();
     expect(usage).toEqual({
       month: usageMonthOf(new Date()),
+      periodStart: expect.stringMatching(/^\d{4}-\d{2}-01T00:00:00\.000Z$/),
       resetsAt: expect.stringMatching(/^\d{4}-\d{2}-01T00:00:00\.000Z$/),
       emails: { used: 0, limit: 1000, remaining: 1000 },
+      webhooks: { deliveries: 0, succeeded: 0, failed: 0 },
       plan: { name: 'free', requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false, maxResources: FREE_RESOURCES },
       plans: {
         free: { requestsPerMinute: 100, monthlyEmails: 1000, customStorage: false, maxResources: FREE_RESOURCES },
