@@ -1,7 +1,9 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
+import { searchConditions } from '../email-search.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -14,6 +16,8 @@ export interface EmailFilter {
   inboxId?: string;
   createdAfter?: string;
   createdBefore?: string;
+  /** A parsed `q` (docs/search.md), ANDed with the fields above. */
+  search?: SearchQuery;
 }
 
 export interface EmailSort {
@@ -126,7 +130,11 @@ function emailRow(item: NewEmail): EmailRow {
 }
 
 export class EmailRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   async insert(item: NewEmail): Promise<void> {
     await this.db.insertInto('emails').values(emailRow(item)).execute();
@@ -243,6 +251,7 @@ export class EmailRepository {
     if (filter.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', filter.from));
     if (filter.to !== undefined) query = query.where(containsIgnoringCase('emails.recipients_search', filter.to));
     if (filter.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', filter.subject));
+    for (const condition of filter.search === undefined ? [] : searchConditions(filter.search, this.postgres)) query = query.where(condition);
     if (filter.inboxId !== undefined) {
       const inboxId = filter.inboxId;
       query = query.where((eb) =>

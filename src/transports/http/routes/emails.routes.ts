@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EMAIL_SORT_FIELDS, SORT_ORDERS, type EmailSortField, type SortOrder } from '../../../core/vocab.js';
+import { parseSearchQuery, SEARCH_QUERY_MAX_LENGTH } from '../../../core/search-query.js';
 import type { EmailService } from '../../../services/email.service.js';
 import { IsoDate, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
@@ -13,8 +14,14 @@ const DateBound = (description: string) => Type.Union([IsoDate, Type.String({ fo
 const alias = (of: string) => `Same as ${of} (the spelling existing SDK clients send); ${of} wins when both are given`;
 
 /** Spec 4.2 names plus the spellings existing SDK clients send (`sort[field]`, `filter.from`, …). */
+const SearchText = Type.String({
+  maxLength: SEARCH_QUERY_MAX_LENGTH,
+  description: 'Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md)',
+});
+
 const ListQuery = Type.Object({
   ...PageQuery(20, 100),
+  q: Type.Optional(SearchText),
   from: Type.Optional(Text('Sender address contains this, case-insensitively; % and _ are literal')),
   to: Type.Optional(Text('A to, cc or bcc address contains this, case-insensitively')),
   subject: Type.Optional(Text('Subject contains this, case-insensitively')),
@@ -57,6 +64,7 @@ function filterOf(query: ListQuery) {
     environmentId: query['filter.environmentId'],
     createdAfter: bound(query['filter.createdAfter'], false),
     createdBefore: bound(query['filter.createdBefore'], true),
+    search: query.q === undefined ? undefined : parseSearchQuery(query.q),
   };
 }
 
