@@ -14,6 +14,14 @@ export interface ReadState {
   updatedAt: string;
 }
 
+/** The filter narrowed to what the caller may see: its environment (an environment key), its inbox (an inbox key). */
+export function scopedFilter(caller: Caller, filter: EmailFilter): EmailFilter {
+  const scoped = { ...filter };
+  if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
+  if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
+  return scoped;
+}
+
 const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Email ${id} not found`);
 
 /**
@@ -31,7 +39,7 @@ export class EmailService {
 
   async list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
     if (!canSeeEnvironment(caller, filter.environmentId)) return makePage([], 0, request);
-    return this.repos.emails.list(caller.tenantId, this.scope(caller, filter), sort, request);
+    return this.repos.emails.list(caller.tenantId, scopedFilter(caller, filter), sort, request);
   }
 
   async getOrThrow(caller: Caller, id: string): Promise<Email> {
@@ -99,13 +107,6 @@ export class EmailService {
     const meta = await this.repos.emails.getAttachment(caller.tenantId, emailId, attachmentId);
     if (meta === undefined) throw new NotFoundError('ATTACHMENT_NOT_FOUND', `Attachment ${attachmentId} not found`);
     return { meta, stream: await this.blobs.getStream(meta.blobKey) };
-  }
-
-  private scope(caller: Caller, filter: EmailFilter): EmailFilter {
-    const scoped = { ...filter };
-    if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
-    if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
-    return scoped;
   }
 
   private visible(caller: Caller, email: Email): boolean {

@@ -8,6 +8,8 @@ import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
 export interface EmailFilter {
+  /** Only these emails (bulk actions by id). */
+  ids?: string[];
   from?: string;
   to?: string;
   subject?: string;
@@ -228,6 +230,35 @@ export class EmailRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Up to `limit` emails matching the filter (and, when given, in read state `read`), for bulk actions. */
+  async matchingBatch(tenantId: string, filter: EmailFilter, limit: number, read?: boolean): Promise<{ id: string; environmentId: string }[]> {
+    let query = this.filtered(tenantId, filter);
+    if (read !== undefined) query = query.where('emails.read', '=', toFlag(read));
+    const rows = await query.select(['emails.id', 'emails.environment_id']).limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
+  }
+
+  async setReadMany(tenantId: string, ids: string[], read: boolean, at: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .updateTable('emails')
+      .set({ read: toFlag(read), updated_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', ids)
+      .where('read', '!=', toFlag(read))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Deletes the rows (attachments and inbox links cascade); returns the ids deleted and the blob keys to remove afterwards. */
+  async deleteMany(tenantId: string, ids: string[]): Promise<{ deleted: string[]; blobKeys: string[] }> {
+    if (ids.length === 0) return { deleted: [], blobKeys: [] };
+    // Attachment rows cascade with their email, so their keys are read first.
+    const attachments = await this.db.selectFrom('attachments').select('blob_key').where('tenant_id', '=', tenantId).where('email_id', 'in', ids).execute();
+    const rows = await this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', 'in', ids).returning(['id', 'eml_key']).execute();
+    return { deleted: rows.map((row) => row.id), blobKeys: [...rows.map((row) => row.eml_key), ...attachments.map((a) => a.blob_key)] };
+  }
+
   /** Deletes the row (attachments and inbox links cascade) and returns the blob keys to remove afterwards. */
   async delete(tenantId: string, id: string): Promise<string[] | undefined> {
     const row = await this.db
@@ -244,6 +275,7 @@ export class EmailRepository {
 
   private filtered(tenantId: string, filter: EmailFilter): SelectQueryBuilder<Database, 'emails', object> {
     let query = this.db.selectFrom('emails').where('emails.tenant_id', '=', tenantId);
+    if (filter.ids !== undefined) query = query.where('emails.id', 'in', filter.ids);
     if (filter.environmentId !== undefined) query = query.where('emails.environment_id', '=', filter.environmentId);
     if (filter.read !== undefined) query = query.where('emails.read', '=', toFlag(filter.read));
     if (filter.createdAfter !== undefined) query = query.where('emails.created_at', '>=', filter.createdAfter);

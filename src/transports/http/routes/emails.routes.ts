@@ -1,24 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EMAIL_SORT_FIELDS, SORT_ORDERS, type EmailSortField, type SortOrder } from '../../../core/vocab.js';
-import { parseSearchQuery, SEARCH_QUERY_MAX_LENGTH } from '../../../core/search-query.js';
 import type { EmailService } from '../../../services/email.service.js';
-import { IsoDate, PageOf, PageQuery, errorResponses } from '../schemas/common.js';
+import { PageOf, PageQuery, errorResponses } from '../schemas/common.js';
+import { DateBound, FilterText as Text, SearchText, toEmailFilter } from '../schemas/email-filter.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
 import { attachmentDisposition } from './content-disposition.js';
 
 const SortField = Type.Union(EMAIL_SORT_FIELDS.map((f) => Type.Literal(f)), { description: 'Sort key (default createdAt); from and subject sort case-insensitively' });
 const SortOrderSchema = Type.Union(SORT_ORDERS.map((o) => Type.Literal(o)), { description: 'Sort direction (default desc)' });
-const Text = (description: string) => Type.String({ maxLength: 500, description });
-const DateBound = (description: string) => Type.Union([IsoDate, Type.String({ format: 'date' })], { description });
 const alias = (of: string) => `Same as ${of} (the spelling existing SDK clients send); ${of} wins when both are given`;
 
 /** Spec 4.2 names plus the spellings existing SDK clients send (`sort[field]`, `filter.from`, …). */
-const SearchText = Type.String({
-  maxLength: SEARCH_QUERY_MAX_LENGTH,
-  description: 'Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md)',
-});
-
 const ListQuery = Type.Object({
   ...PageQuery(20, 100),
   q: Type.Optional(SearchText),
@@ -48,24 +41,17 @@ const fileResponse = (description: string, mediaType: string) => ({
 const EmailIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const AttachmentParams = Type.Object({ emailId: Type.String({ minLength: 1, maxLength: 100 }), attachmentId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-/** A date-only bound covers the whole day: createdBefore=2026-11-21 includes mail of the 21st. */
-function bound(value: string | undefined, endOfDay: boolean): string | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
-  return new Date(value).toISOString();
-}
-
 function filterOf(query: ListQuery) {
-  return {
+  return toEmailFilter({
     from: query.from ?? query['filter.from'],
     to: query.to ?? query['filter.to'],
     subject: query.subject ?? query['filter.subject'],
     read: query['filter.read'],
     environmentId: query['filter.environmentId'],
-    createdAfter: bound(query['filter.createdAfter'], false),
-    createdBefore: bound(query['filter.createdBefore'], true),
-    search: query.q === undefined ? undefined : parseSearchQuery(query.q),
-  };
+    createdAfter: query['filter.createdAfter'],
+    createdBefore: query['filter.createdBefore'],
+    q: query.q,
+  });
 }
 
 function sortOf(query: ListQuery): { field: EmailSortField; order: SortOrder } {
