@@ -89,7 +89,7 @@ export type Inbox = {
 
 export type ActivityLogEntry = {
   id: string;
-  type: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT";
+  type: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT" | "BULK_ACTION";
   status: "SUCCESS" | "FAILED" | "PENDING";
   message: string;
   /** By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary; WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId */
@@ -525,6 +525,8 @@ export interface Operations {
       page?: number;
       /** Items per page (max 100) */
       perPage?: number;
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
       /** Sender address contains this, case-insensitively; % and _ are literal */
       from?: string;
       /** A to, cc or bcc address contains this, case-insensitively */
@@ -642,6 +644,72 @@ export interface Operations {
       id: string;
       read: boolean;
       updatedAt: string;
+    };
+  };
+  /** Delete many emails: by ids or by the list filter and q */
+  "POST /api/v1/emails/delete": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** These emails (at most 1000); ids the key cannot see are skipped and not reported */
+      ids?: Array<string>;
+      /** The list filter; {} selects every email the key can see */
+      filter?: {
+        /** As GET /emails from */
+        from?: string;
+        /** As GET /emails to */
+        to?: string;
+        /** As GET /emails subject */
+        subject?: string;
+        /** As GET /emails filter.read */
+        read?: boolean;
+        /** As GET /emails filter.environmentId */
+        environmentId?: string;
+        /** As GET /emails filter.createdAfter */
+        createdAfter?: string;
+        /** As GET /emails filter.createdBefore */
+        createdBefore?: string;
+      };
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
+    };
+    response: {
+      /** Emails deleted */
+      deleted: number;
+    };
+  };
+  /** Mark many emails read (or unread with read: false) */
+  "POST /api/v1/emails/read": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** These emails (at most 1000); ids the key cannot see are skipped and not reported */
+      ids?: Array<string>;
+      /** The list filter; {} selects every email the key can see */
+      filter?: {
+        /** As GET /emails from */
+        from?: string;
+        /** As GET /emails to */
+        to?: string;
+        /** As GET /emails subject */
+        subject?: string;
+        /** As GET /emails filter.read */
+        read?: boolean;
+        /** As GET /emails filter.environmentId */
+        environmentId?: string;
+        /** As GET /emails filter.createdAfter */
+        createdAfter?: string;
+        /** As GET /emails filter.createdBefore */
+        createdBefore?: string;
+      };
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
+      /** The state to set (default true: read) */
+      read?: boolean;
+    };
+    response: {
+      /** Emails whose read state changed */
+      updated: number;
     };
   };
   /** List the account's environments (an environment-scoped key sees only its own) */
@@ -884,6 +952,18 @@ export interface Operations {
       hasNextPage: boolean;
     };
   };
+  /** Delete every email of an inbox */
+  "DELETE /api/v1/inboxes/{inboxId}/messages": {
+    path: {
+      inboxId: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      /** Emails deleted */
+      deleted: number;
+    };
+  };
   /** Get one inbox message */
   "GET /api/v1/inboxes/{inboxId}/messages/{messageId}": {
     path: {
@@ -994,7 +1074,7 @@ export interface Operations {
       page?: number;
       /** Items per page (max 100) */
       perPage?: number;
-      type?: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT";
+      type?: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT" | "BULK_ACTION";
       status?: "SUCCESS" | "FAILED" | "PENDING";
       emailId?: string;
       environmentId?: string;
