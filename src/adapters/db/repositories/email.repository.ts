@@ -1,9 +1,9 @@
-import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
-import { searchConditions } from '../email-search.js';
+import { matchesFewInSqlite, searchConditions } from '../email-search.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -161,7 +161,7 @@ export class EmailRepository {
   }
 
   async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest): Promise<Page<Email>> {
-    const base = this.filtered(tenantId, filter);
+    const base = this.filtered(tenantId, filter, await this.searchDrives(filter));
     const [rows, count] = await Promise.all([
       base
         .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
@@ -273,8 +273,14 @@ export class EmailRepository {
     return [row.eml_key, ...attachments.map((a) => a.blob_key)];
   }
 
-  private filtered(tenantId: string, filter: EmailFilter): SelectQueryBuilder<Database, 'emails', object> {
-    let query = this.db.selectFrom('emails').where('emails.tenant_id', '=', tenantId);
+  /** Whether the query should start from the search index's matches (SQLite, few matches; see matchesFewInSqlite). */
+  private async searchDrives(filter: EmailFilter): Promise<boolean> {
+    return !this.postgres && filter.search !== undefined && (await matchesFewInSqlite(this.db, filter.search));
+  }
+
+  private filtered(tenantId: string, filter: EmailFilter, searchDrives = false): SelectQueryBuilder<Database, 'emails', object> {
+    // A unary + keeps SQLite off the tenant indexes, so it looks the few matches up by id instead.
+    let query = this.db.selectFrom('emails').where(searchDrives ? sql<SqlBool>`+emails.tenant_id = ${tenantId}` : sql<SqlBool>`emails.tenant_id = ${tenantId}`);
     if (filter.ids !== undefined) query = query.where('emails.id', 'in', filter.ids);
     if (filter.environmentId !== undefined) query = query.where('emails.environment_id', '=', filter.environmentId);
     if (filter.read !== undefined) query = query.where('emails.read', '=', toFlag(filter.read));
