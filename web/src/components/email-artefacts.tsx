@@ -1,21 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { extractArtefacts } from '../../../src/core/extract.js';
+import { linkDetailsOf } from '../link-details.js';
 import { CopyButton } from './ui.js';
-
-export interface LinkDetail {
-  url: string;
-  text: string;
-  kind: string;
-}
-
-/**
- * The links of an `extracted` object, whichever shape it has: `linkDetails` ({url, text, kind}) when
- * present, else `links` as objects or as bare URL strings.
- */
-export function linkDetailsOf(extracted: { links?: unknown; linkDetails?: unknown }): LinkDetail[] {
-  const list = Array.isArray(extracted.linkDetails) ? extracted.linkDetails : Array.isArray(extracted.links) ? extracted.links : [];
-  return list.map((link: unknown) => (typeof link === 'string' ? { url: link, text: '', kind: 'other' } : (link as LinkDetail)));
-}
 
 /** The code to type and the links to open, found in the email the way ingest finds them for inboxes. */
 export function EmailArtefacts({ text, html }: { text: string | null; html: string | null }) {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Email } from '../../../src/client/index.js';
 import { api, saveBlob } from '../api.js';
 import { EmailArtefacts } from '../components/email-artefacts.js';
+import { PaperclipIcon } from '../components/icons.js';
 import { ConfirmButton, CopyButton, Empty, ErrorNote, Link, Loading, PageHeader, StatusBadge, formatBytes, formatDate, useAction, useAsync } from '../components/ui.js';
 import { bareContentId, linkifyText, prepareHtml, referencedContentIds } from '../email-html.js';
 import { useRealtime } from '../realtime.js';
@@ -95,7 +96,7 @@ export function EmailPage({ id }: { id: string }) {
               key={attachment.id}
               onClick={() => action.run(async () => saveBlob((await api.emails.attachment(id, attachment.id)) as Blob, attachment.filename))}
             >
-              📎 {attachment.filename} ({formatBytes(attachment.size)})
+              <PaperclipIcon label="attachment" /> {attachment.filename} ({formatBytes(attachment.size)})
             </button>
           ))}
         </section>
@@ -133,7 +134,8 @@ export function EmailPage({ id }: { id: string }) {
 
 /** The .eml's file name: the subject, without characters file systems refuse, else the id. */
 function emlFilename(subject: string, id: string): string {
-  const name = subject.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+  const printable = [...subject].map((c) => (c.charCodeAt(0) < 32 ? ' ' : c)).join('');
+  const name = printable.replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
   return `${name || id}.eml`;
 }
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Email, EmailReceivedData, Environment } from '../../../src/client/index.js';
 import { api } from '../api.js';
 import { Empty, ErrorNote, Link, Loading, PageHeader, formatDate, useAction, useAsync } from '../components/ui.js';
+import { PaperclipIcon } from '../components/icons.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { useRealtime } from '../realtime.js';
 import { navigate } from '../router.js';
@@ -313,12 +314,6 @@ export function EmailsPage() {
     </section>
   );
 }
-
-const PaperclipIcon = () => (
-  <svg class="icon" role="img" aria-label="has attachments" viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" stroke-width="2">
-    <path d="M21 12.5l-8.5 8.5a5 5 0 0 1-7-7L14 5.5a3.3 3.3 0 0 1 4.7 4.7L10.2 18.7a1.7 1.7 0 0 1-2.4-2.4L15.5 8.6" />
-  </svg>
-);
 
 interface Selection {
   ids: Set<string>;
