@@ -131,7 +131,7 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     await expect(rows().first().textContent()).resolves.toContain('Verify your Acme account');
   });
 
-  it('selects a range with shift-click and marks it unread', async () => {
+  it('selects a range with shift-click and marks it read', async () => {
     for (let i = 0; i < 3; i++) await sendMail(t.smtpPort, { from: 'range@noise.example', to: address, subject: `Range ${i}`, text: 'range' });
     await page.waitForFunction(() => document.querySelectorAll('.email-row').length === 4);
     const checks = page.locator('.row-check');
