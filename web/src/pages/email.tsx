@@ -62,9 +62,9 @@ export function EmailPage({ id }: { id: string }) {
       <ErrorNote error={action.error} />
       <dl class="meta">
         <dt>From</dt>
-        <dd>{message.from}</dd>
+        <dd>{asSent(content.data?.headers.from, [message.from])}</dd>
         <dt>To</dt>
-        <dd>{message.to.join(', ')}</dd>
+        <dd>{asSent(content.data?.headers.to, message.to)}</dd>
         {message.cc.length > 0 ? (
           <>
             <dt>Cc</dt>
@@ -130,6 +130,17 @@ export function EmailPage({ id }: { id: string }) {
       </section>
     </article>
   );
+}
+
+/**
+ * An address header as sent, so display names show ("Acme News <news@acme.example>"); the stored
+ * addresses when the header is missing, still MIME-encoded, or names other addresses.
+ */
+function asSent(header: string | undefined, addresses: string[]): string {
+  const plain = addresses.join(', ');
+  if (header === undefined || header.includes('=?')) return plain;
+  const lower = header.toLowerCase();
+  return addresses.every((a) => lower.includes(a.toLowerCase())) ? header.replace(/\s+/g, ' ') : plain;
 }
 
 /** The .eml's file name: the subject, without characters file systems refuse, else the id. */
