@@ -91,6 +91,7 @@ export class EmailSeeder {
       },
       size: 4096,
       remoteAddress: '192.0.2.1',
+      envelope: { mailFrom: `sender${index % 500}@sender.example`, helo: 'mail.sender.example' },
       createdAt: at,
       updatedAt: at,
     };

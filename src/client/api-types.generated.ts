@@ -63,6 +63,12 @@ export type Email = {
   messageId: string | null;
   /** Size of the raw message in bytes */
   size: number;
+  /** The SMTP envelope; mailFrom and helo are null for mail stored before they were recorded */
+  envelope: {
+    mailFrom: string | null;
+    helo: string | null;
+    clientIp: string | null;
+  };
   createdAt: string;
   updatedAt: string;
 };

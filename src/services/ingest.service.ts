@@ -158,6 +158,7 @@ export class IngestService {
       ...auth,
       size: message.raw.byteLength,
       remoteAddress: message.clientIp,
+      envelope: { mailFrom: message.mailFrom, helo: message.helo || null },
       createdAt: receivedAt,
       updatedAt: receivedAt,
     };

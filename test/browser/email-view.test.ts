@@ -80,6 +80,8 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     await rows().filter({ hasText: 'Verify your Acme account' }).click();
     await page.waitForURL('**/emails/*');
     await expect(page.getByTestId('email-code').textContent()).resolves.toBe('482913');
+    await expect(page.getByText('Acme Accounts <accounts@acme.example>').count()).resolves.toBe(1);
+    await expect(page.getByTestId('envelope').textContent()).resolves.toMatch(/MAIL FROM <accounts@acme\.example> · HELO \S+ · client IP 127\.0\.0\.1/);
     const frame = page.frameLocator('iframe.html-body');
     await page.waitForFunction(() => {
       const doc = document.querySelector<HTMLIFrameElement>('iframe.html-body')?.contentDocument;
@@ -141,6 +143,14 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     await page.getByRole('button', { name: 'Mark read' }).click();
     await page.waitForFunction(() => document.querySelectorAll('.email-row.unread').length === 0);
     await shotAllSizes('emails-selected');
+  });
+
+  it('says so for an unknown page', async () => {
+    await page.goto(`${t.baseUrl}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await shotAllSizes('not-found');
+    await page.getByRole('link', { name: 'Go to Emails' }).click();
+    await page.waitForURL('**/emails');
   });
 
   it('empties an inbox from its page', async () => {

@@ -14,7 +14,7 @@ import * as m0008 from './migrations/0008-email-sort-indexes.js';
 import * as m0011 from './migrations/0011-users.js';
 import * as m0012 from './migrations/0012-custom-storage.js';
 import * as m0013 from './migrations/0013-operations.js';
-import * as m0020 from './migrations/0020-email-search.js';
+import * as m0020 from './migrations/0020-email-search-envelope.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -41,7 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011-users': m0011,
   '0012-custom-storage': m0012,
   '0013-operations': m0013,
-  '0020-email-search': m0020,
+  '0020-email-search-envelope': m0020,
 };
 
 // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.

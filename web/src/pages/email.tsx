@@ -79,12 +79,11 @@ export function EmailPage({ id }: { id: string }) {
         <dd>
           <AuthResults email={message} />
         </dd>
-        {message.authDiagnostics.spf.clientIp ? (
-          <>
-            <dt>Client IP</dt>
-            <dd>{message.authDiagnostics.spf.clientIp}</dd>
-          </>
-        ) : null}
+        <dt>Envelope</dt>
+        <dd data-testid="envelope">
+          MAIL FROM <code>{message.envelope.mailFrom === null ? 'not recorded' : `<${message.envelope.mailFrom}>`}</code> · HELO{' '}
+          <code>{message.envelope.helo ?? 'not recorded'}</code> · client IP <code>{message.envelope.clientIp ?? 'unknown'}</code>
+        </dd>
       </dl>
       {content.data ? <EmailArtefacts text={content.data.text} html={content.data.html} /> : null}
       {message.attachments.length > 0 ? (

@@ -56,7 +56,7 @@ function sortKey(field: EmailSortField) {
 const SUMMARY_COLUMNS = [
   'id', 'tenant_id', 'environment_id', 'base_email_id', 'message_id', 'from_address', 'to_json', 'cc_json', 'bcc_json',
   'subject', 'date', 'read', 'has_attachments', 'snippet', 'spf_result', 'dkim_result', 'dmarc_result', 'auth_summary',
-  'auth_diagnostics_json', 'size', 'remote_address', 'created_at', 'updated_at',
+  'auth_diagnostics_json', 'size', 'remote_address', 'mail_from', 'helo', 'created_at', 'updated_at',
 ] as const;
 type SummaryRow = Pick<EmailRow, (typeof SUMMARY_COLUMNS)[number]>;
 
@@ -93,6 +93,7 @@ const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
   authDiagnostics: parseJson<AuthDiagnostics>(row.auth_diagnostics_json),
   size: row.size,
   remoteAddress: row.remote_address,
+  envelope: { mailFrom: row.mail_from ?? null, helo: row.helo ?? null },
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -126,6 +127,8 @@ function emailRow(item: NewEmail): EmailRow {
     size: email.size,
     eml_key: item.emlKey,
     remote_address: email.remoteAddress,
+    mail_from: email.envelope.mailFrom,
+    helo: email.envelope.helo,
     created_at: email.createdAt,
     updated_at: email.updatedAt,
   };

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /**
- * Full-text search over emails (`GET /emails?q=`, docs/search.md), kept by the database itself so it
+ * The SMTP envelope's MAIL FROM and HELO, and full-text search over emails (`GET /emails?q=`, docs/search.md), kept by the database itself so it
  * is written in the ingest transaction and backfilled here for existing rows. Both dialects index the
  * same words: runs of letters and digits, lower-cased, whole (no stemming, no diacritic folding), of
  * the subject, sender, recipients and the first BODY_CHARS characters of the text body.
@@ -15,6 +15,9 @@ import type { Dialect } from '../database.js';
 const BODY_CHARS = 100_000;
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  // The SMTP envelope, shown with the email (docs/api.md); null for mail stored before this migration.
+  await db.schema.alterTable('emails').addColumn('mail_from', 'text').execute();
+  await db.schema.alterTable('emails').addColumn('helo', 'text').execute();
   if (dialect === 'postgres') {
     const words = (column: string) => sql.raw(`to_tsvector('simple', regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g'))`);
     await sql`alter table emails add column search_vector tsvector generated always as (
