@@ -79,6 +79,19 @@ describe.each(TEST_DIALECTS)('bulk actions on emails (%s)', (dialect) => {
     expect((await t.client(other.apiKey).delete(`/api/v1/inboxes/${inbox.id}/messages`)).status).toBe(404);
   });
 
+  it('keeps an inbox-scoped key to its inbox: read state there only, no bulk delete', async () => {
+    const second = (await t.http.post('/api/v1/inboxes', { prefix: 'bulk-scoped' })).json<{ id: string; address: string }>();
+    await send('mine', 'in the bound inbox');
+    const elsewhere = await send('other', 'elsewhere', second.address);
+    const { key } = (await t.http.post(`/api/v1/inboxes/${inbox.id}/api-keys`, { scopes: ['api'] })).json<{ key: string }>();
+    const scoped = t.client(key);
+    expect((await scoped.post('/api/v1/emails/read', { filter: {} })).json()).toEqual({ updated: 1 });
+    expect((await listIds()).find((e) => e.id === elsewhere)?.read).toBe(false);
+    expect((await scoped.post('/api/v1/emails/delete', { filter: {} })).status).toBe(403);
+    expect((await scoped.delete(`/api/v1/inboxes/${inbox.id}/messages`)).status).toBe(403);
+    await t.http.delete(`/api/v1/inboxes/${second.id}`);
+  });
+
   it('answers 400 for a selection it cannot mean', async () => {
     for (const body of [{}, { ids: [] }, { ids: ['a'], q: 'x' }, { ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) }, { q: '"open' }, { filter: { nope: 1 } }]) {
       const response = await t.http.post('/api/v1/emails/delete', body);
