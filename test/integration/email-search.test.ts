@@ -63,6 +63,14 @@ describe.each(TEST_DIALECTS)('GET /emails?q= searches the whole mail (%s)', (dia
     expect(response.json<{ data: { subject: string }[] }>().data.map((e) => e.subject)).toEqual(['Weekly digest']);
   });
 
+  it('indexes a 5 MB body and a 3,000-character word without failing the mail', async () => {
+    const { address } = (await t.http.post('/api/v1/inboxes', { prefix: 'huge' })).json<{ address: string }>();
+    const html = `<p>needleword ${'x'.repeat(3000)}</p>${'<p>lorem ipsum dolor sit amet</p>'.repeat(160_000)}`;
+    await sendMail(t.smtpPort, { from: 'big@news.example', to: address, subject: 'S'.repeat(2000), html });
+    expect(await subjects('needleword')).toEqual(['S'.repeat(2000)]);
+    await t.http.post('/api/v1/emails/delete', { q: 'needleword' });
+  });
+
   it('answers 400 with a message for a query it cannot run', async () => {
     for (const [q, message] of [
       ['x'.repeat(10_000), /1000 characters/],
