@@ -167,6 +167,22 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     expect(height).toBeLessThan(lineHeight * 2 + 20);
   });
 
+  it('says when the server cannot be reached, and recovers by itself', async () => {
+    await page.goto(`${t.baseUrl}/emails`);
+    await rows().first().waitFor();
+    const banner = page.locator('.offline-banner');
+    await context.setOffline(true);
+    try {
+      await page.getByLabel('Search text').fill('anything');
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain('cannot be reached');
+      await shot('offline-1280');
+    } finally {
+      await context.setOffline(false);
+    }
+    await banner.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
   it('says so for an unknown page', async () => {
     await page.goto(`${t.baseUrl}/no-such-page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
