@@ -3,13 +3,14 @@
  * SMTP) up to 1,000, 10,000 and 100,000 emails, and at each size Mailroom (a child process, as
  * `mailroom serve` runs) answers a series of list requests over HTTPS keep-alive. Prints the median
  * and 95th percentile per query and the server's memory. Target: median under 20 ms at 100,000
- * for the default page (perPage=20). See bench/README.md.
+ * for the default page (perPage=20); median under 50 ms at 100,000 for each full-text search (`q=`:
+ * one email's code, a subject word, a sender, a sender's unread mail with a phrase). See bench/README.md.
  */
 import { Agent, request } from 'node:https';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/config.js';
 import { buildMailroom, createScratchStore, launchMailroom, type MailroomBuild } from './support/mailroom.js';
-import { EmailSeeder } from './support/seed-emails.js';
+import { EmailSeeder, seededCode } from './support/seed-emails.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -24,9 +25,26 @@ const REQUESTS = Number(options.requests);
 const BUILD = options.from as MailroomBuild;
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 const TARGET_MS = 20;
+const SEARCH_TARGET_MS = 50;
 
 /** What users ask most (the first page), a deep page, a filter, and a sort on another column. */
-const QUERIES = ['/emails?perPage=20', '/emails?perPage=20&page=500', '/emails?perPage=20&subject=code%20%2342', '/emails?perPage=20&sort.field=subject&sort.order=asc'];
+const LIST_QUERIES = ['/emails?perPage=20', '/emails?perPage=20&page=500', '/emails?perPage=20&subject=code%20%2342', '/emails?perPage=20&sort.field=subject&sort.order=asc'];
+/** Searches people run: one email's code, a subject word, a sender, a sender's unread mail with a phrase. */
+const SEARCH_QUERIES = [
+  `/emails?perPage=20&q=${seededCode(4242)}`,
+  '/emails?perPage=20&q=42',
+  '/emails?perPage=20&q=from%3Asender7',
+  '/emails?perPage=20&q=from%3Asender7%20%22ten%20minutes%22%20is%3Aunread',
+];
+/** A word in every seeded email: counting 100,000 matches for the page total; printed, no target. */
+const WORST_CASE_SEARCH = '/emails?perPage=20&q=minutes';
+const QUERIES = [...LIST_QUERIES, ...SEARCH_QUERIES, WORST_CASE_SEARCH];
+
+/** Whether a median meets its target: the first page's, and every search's, at the largest size. */
+function meetsTarget(query: string, median: number): boolean {
+  if (query === LIST_QUERIES[0]) return median < TARGET_MS;
+  return !SEARCH_QUERIES.includes(query) || median < SEARCH_TARGET_MS;
+}
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
 
@@ -62,8 +80,8 @@ async function runDialect(label: string, postgresUrl: string | undefined): Promi
   let met = true;
   try {
     console.log(`\n${label}: GET /api/v1/emails over HTTPS keep-alive, ${REQUESTS} requests per query after 20 warm-up\n`);
-    console.log('| emails  | query                                                | median ms | p95 ms | server RSS MB (peak) |');
-    console.log('| ------- | ---------------------------------------------------- | --------- | ------ | -------------------- |');
+    console.log('| emails  | query                                                                  | median ms | p95 ms | server RSS MB (peak) |');
+    console.log('| ------- | ---------------------------------------------------------------------- | --------- | ------ | -------------------- |');
     let stored = 0;
     for (const size of SIZES) {
       const started = Date.now();
@@ -73,8 +91,8 @@ async function runDialect(label: string, postgresUrl: string | undefined): Promi
       process.stderr.write(`  (${label}: ${size} emails stored in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
       for (const query of QUERIES) {
         const { median, p95 } = await timeQuery(apiUrl, seeder.tenant.apiKey, query);
-        if (query === QUERIES[0] && size === SIZES.at(-1) && median >= TARGET_MS) met = false;
-        console.log(`| ${String(size).padEnd(7)} | ${query.padEnd(52)} | ${median.toFixed(2).padStart(9)} | ${p95.toFixed(2).padStart(6)} | ${String(server.peakRssMb()).padStart(20)} |`);
+        if (size === SIZES.at(-1) && !meetsTarget(query, median)) met = false;
+        console.log(`| ${String(size).padEnd(7)} | ${query.padEnd(70)} | ${median.toFixed(2).padStart(9)} | ${p95.toFixed(2).padStart(6)} | ${String(server.peakRssMb()).padStart(20)} |`);
       }
     }
   } finally {
@@ -99,7 +117,8 @@ async function main(): Promise<void> {
 
 function finish(results: boolean[]): void {
   agent.destroy();
-  console.log(`\nTarget: median under ${TARGET_MS} ms for ${QUERIES[0]} at ${SIZES.at(-1)} emails: ${results.every(Boolean) ? 'met' : 'NOT met'}`);
+  const targets = `median under ${TARGET_MS} ms for ${LIST_QUERIES[0]} and under ${SEARCH_TARGET_MS} ms for each q= search`;
+  console.log(`\nTarget: ${targets} at ${SIZES.at(-1)} emails: ${results.every(Boolean) ? 'met' : 'NOT met'}`);
 }
 
 await main();

@@ -37,6 +37,7 @@ import { createRealtimeTasks } from './workers/realtime-heartbeat.worker.js';
 import { AuthService } from './services/auth.service.js';
 import { DomainService } from './services/domain.service.js';
 import { createDomainRecheckTask } from './workers/domain-recheck.worker.js';
+import { EmailBulkService } from './services/email-bulk.service.js';
 import { EmailService } from './services/email.service.js';
 import { InboxService } from './services/inbox.service.js';
 import { InboxKeyService } from './services/inbox-key.service.js';
@@ -80,6 +81,7 @@ export interface AppServices {
   tenants: TenantService;
   auth: AuthService;
   emails: EmailService;
+  emailBulk: EmailBulkService;
   inboxes: InboxService;
   domains: DomainService;
   inboxMessages: InboxMessageService;
@@ -272,6 +274,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     inboxes,
     domains,
     inboxMessages: new InboxMessageService(repos, inboxes, waiters),
+    emailBulk: new EmailBulkService(repos, blobs, events, inboxes, logBackgroundError),
     inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
     ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage),

@@ -7,8 +7,11 @@ import type { DatabaseConfig } from '../../src/config/config.js';
 import { makeAuthSummary, makeSnippet, type Email } from '../../src/core/email.js';
 import { TenantService } from '../../src/services/tenant.service.js';
 
-const TEXT = 'Hello,\n\nYour verification code is 482913. It expires in ten minutes.\n\n'.padEnd(1200, 'Lorem ipsum dolor sit amet. ');
-const HTML = `<html><body><p>${TEXT.replace(/\n/g, '<br>')}</p></body></html>`;
+/** Each email its own code (as real verification mail has), so a search for one code finds one email. */
+export const seededCode = (index: number): string => String(100_000 + ((index * 7919) % 900_000));
+const textOf = (index: number) =>
+  `Hello,\n\nYour verification code is ${seededCode(index)}. It expires in ten minutes.\n\n`.padEnd(1200, 'Lorem ipsum dolor sit amet. ');
+const htmlOf = (text: string) => `<html><body><p>${text.replace(/\n/g, '<br>')}</p></body></html>`;
 
 export interface SeededTenant {
   tenantId: string;
@@ -60,6 +63,7 @@ export class EmailSeeder {
   private newEmail(index: number) {
     const id = randomUUID();
     const at = new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString();
+    const text = textOf(index);
     const email: Email = {
       id,
       tenantId: this.tenant.tenantId,
@@ -75,7 +79,7 @@ export class EmailSeeder {
       read: index % 3 === 0,
       hasAttachments: false,
       attachments: [],
-      snippet: makeSnippet(TEXT),
+      snippet: makeSnippet(text),
       spfResult: 'pass',
       dkimResult: 'pass',
       dmarcResult: 'pass',
@@ -87,13 +91,14 @@ export class EmailSeeder {
       },
       size: 4096,
       remoteAddress: '192.0.2.1',
+      envelope: { mailFrom: `sender${index % 500}@sender.example`, helo: 'mail.sender.example' },
       createdAt: at,
       updatedAt: at,
     };
     return {
       email,
-      textBody: TEXT,
-      htmlBody: HTML,
+      textBody: text,
+      htmlBody: htmlOf(text),
       headers: { from: email.from, to: email.to.join(', '), subject: email.subject, 'message-id': email.messageId ?? '' },
       emlKey: blobKeys.eml(email.tenantId, id),
       attachmentKeys: [],

@@ -63,6 +63,12 @@ export type Email = {
   messageId: string | null;
   /** Size of the raw message in bytes */
   size: number;
+  /** The SMTP envelope; mailFrom and helo are null for mail stored before they were recorded */
+  envelope: {
+    mailFrom: string | null;
+    helo: string | null;
+    clientIp: string | null;
+  };
   createdAt: string;
   updatedAt: string;
 };
@@ -92,7 +98,7 @@ export type Inbox = {
 
 export type ActivityLogEntry = {
   id: string;
-  type: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT";
+  type: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT" | "BULK_ACTION";
   status: "SUCCESS" | "FAILED" | "PENDING";
   message: string;
   /** By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary; WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId */
@@ -563,6 +569,8 @@ export interface Operations {
       cursor?: string;
       /** Only emails delivered to this inbox (an inbox-scoped key may name only its own) */
       inboxId?: string;
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
       /** Sender address contains this, case-insensitively; % and _ are literal */
       from?: string;
       /** A to, cc or bcc address contains this, case-insensitively */
@@ -687,6 +695,72 @@ export interface Operations {
       id: string;
       read: boolean;
       updatedAt: string;
+    };
+  };
+  /** Delete many emails: by ids or by the list filter and q */
+  "POST /api/v1/emails/delete": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** These emails (at most 1000); ids the key cannot see are skipped and not reported */
+      ids?: Array<string>;
+      /** The list filter; {} selects every email the key can see */
+      filter?: {
+        /** As GET /emails from */
+        from?: string;
+        /** As GET /emails to */
+        to?: string;
+        /** As GET /emails subject */
+        subject?: string;
+        /** As GET /emails filter.read */
+        read?: boolean;
+        /** As GET /emails filter.environmentId */
+        environmentId?: string;
+        /** As GET /emails filter.createdAfter */
+        createdAfter?: string;
+        /** As GET /emails filter.createdBefore */
+        createdBefore?: string;
+      };
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
+    };
+    response: {
+      /** Emails deleted */
+      deleted: number;
+    };
+  };
+  /** Mark many emails read (or unread with read: false) */
+  "POST /api/v1/emails/read": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** These emails (at most 1000); ids the key cannot see are skipped and not reported */
+      ids?: Array<string>;
+      /** The list filter; {} selects every email the key can see */
+      filter?: {
+        /** As GET /emails from */
+        from?: string;
+        /** As GET /emails to */
+        to?: string;
+        /** As GET /emails subject */
+        subject?: string;
+        /** As GET /emails filter.read */
+        read?: boolean;
+        /** As GET /emails filter.environmentId */
+        environmentId?: string;
+        /** As GET /emails filter.createdAfter */
+        createdAfter?: string;
+        /** As GET /emails filter.createdBefore */
+        createdBefore?: string;
+      };
+      /** Search across subject, sender, recipients and body: words, "phrases", from:, to:, subject:, is:read, is:unread, has:attachment, before:YYYY-MM-DD, after:YYYY-MM-DD, -term (docs/search.md) */
+      q?: string;
+      /** The state to set (default true: read) */
+      read?: boolean;
+    };
+    response: {
+      /** Emails whose read state changed */
+      updated: number;
     };
   };
   /** List the account's environments (an environment-scoped key sees only its own) */
@@ -961,6 +1035,18 @@ export interface Operations {
       hasMore: boolean;
     };
   };
+  /** Delete every email of an inbox */
+  "DELETE /api/v1/inboxes/{inboxId}/messages": {
+    path: {
+      inboxId: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      /** Emails deleted */
+      deleted: number;
+    };
+  };
   /** Get one inbox message */
   "GET /api/v1/inboxes/{inboxId}/messages/{messageId}": {
     path: {
@@ -1073,7 +1159,7 @@ export interface Operations {
       page?: number;
       /** Items per page (max 100) */
       perPage?: number;
-      type?: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT";
+      type?: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT" | "BULK_ACTION";
       status?: "SUCCESS" | "FAILED" | "PENDING";
       emailId?: string;
       environmentId?: string;

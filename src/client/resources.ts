@@ -13,6 +13,10 @@ export class EmailsResource {
   eml = (id: string) => this.http.call('GET /api/v1/emails/{id}/eml', { path: { id } });
   attachment = (emailId: string, attachmentId: string) =>
     this.http.call('GET /api/v1/emails/{emailId}/attachments/{attachmentId}', { path: { emailId, attachmentId } });
+  /** Bulk: `{ids}` or `{filter, q}` (docs/api.md#bulk-actions); resolves to `{deleted}`. */
+  deleteMany = (body: BodyOf<'POST /api/v1/emails/delete'>) => this.http.call('POST /api/v1/emails/delete', { body });
+  /** Bulk: as deleteMany, plus `read` (default true); resolves to `{updated}`. */
+  markManyRead = (body: BodyOf<'POST /api/v1/emails/read'>) => this.http.call('POST /api/v1/emails/read', { body });
 }
 
 export interface WaitOptions {
@@ -39,6 +43,8 @@ export class InboxesResource {
     list: (inboxId: string, query?: QueryOf<'GET /api/v1/inboxes/{inboxId}/messages'>) =>
       this.http.call('GET /api/v1/inboxes/{inboxId}/messages', { path: { inboxId }, query }),
     get: (inboxId: string, messageId: string) => this.http.call('GET /api/v1/inboxes/{inboxId}/messages/{messageId}', { path: { inboxId, messageId } }),
+    /** Deletes every email of the inbox; resolves to `{deleted}`. */
+    clear: (inboxId: string) => this.http.call('DELETE /api/v1/inboxes/{inboxId}/messages', { path: { inboxId } }),
   };
 
   readonly apiKeys = {

@@ -47,6 +47,8 @@ export interface Email {
   authDiagnostics: AuthDiagnostics;
   size: number;
   remoteAddress: string | null;
+  /** The SMTP envelope: MAIL FROM ('' for a null sender) and the HELO/EHLO name; null when not recorded. */
+  envelope: { mailFrom: string | null; helo: string | null };
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,6 @@
 /** Spec literals, each written once; TypeBox schemas and SQL checks derive from these. */
-export const LOG_TYPES = ['SMTP_RECEIVED', 'SPAM_CHECK', 'WEBHOOK', 'CHATAPP', 'CHATAPP_BOT'] as const;
+/** BULK_ACTION (ours, not the spec's): one entry per bulk delete, bulk read state change or emptied inbox. */
+export const LOG_TYPES = ['SMTP_RECEIVED', 'SPAM_CHECK', 'WEBHOOK', 'CHATAPP', 'CHATAPP_BOT', 'BULK_ACTION'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 
 export const LOG_STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;

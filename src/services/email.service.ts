@@ -19,6 +19,14 @@ export interface ReadState {
 /** A page of emails plus the cursor of the next one (null on the last page). */
 export type EmailPage = Page<Email> & { nextCursor: string | null };
 
+/** The filter narrowed to what the caller may see: its environment (an environment key), its inbox (an inbox key). */
+export function scopedFilter(caller: Caller, filter: EmailFilter): EmailFilter {
+  const scoped = { ...filter };
+  if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
+  if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
+  return scoped;
+}
+
 const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Email ${id} not found`);
 
 /**
@@ -49,7 +57,7 @@ export class EmailService {
     if (filter.inboxId !== undefined) await this.assertInboxVisible(caller, filter.inboxId);
     if (!canSeeEnvironment(caller, filter.environmentId)) return { ...makePage([], 0, request), nextCursor: null };
     const ownAddress = await this.ownAddressOf(caller);
-    const page = await this.repos.emails.list(caller.tenantId, { ...this.scope(caller, filter), ownAddress }, sort, request, after);
+    const page = await this.repos.emails.list(caller.tenantId, { ...scopedFilter(caller, filter), ownAddress }, sort, request, after);
     const last = page.data.at(-1);
     return { ...page, data: withoutOtherInboxes(page.data, ownAddress), nextCursor: page.hasNextPage && last !== undefined ? encodeEmailCursor(last, sort) : null };
   }
@@ -129,13 +137,6 @@ export class EmailService {
     const meta = await this.repos.emails.getAttachment(caller.tenantId, emailId, attachmentId);
     if (meta === undefined) throw new NotFoundError('ATTACHMENT_NOT_FOUND', `Attachment ${attachmentId} not found`);
     return { meta, stream: await this.blobs.getStream(meta.blobKey) };
-  }
-
-  private scope(caller: Caller, filter: EmailFilter): EmailFilter {
-    const scoped = { ...filter };
-    if (caller.environmentId !== null) scoped.environmentId = caller.environmentId;
-    if (caller.inboxId !== null) scoped.inboxId = caller.inboxId;
-    return scoped;
   }
 
   /** An inboxId filter names an inbox of this tenant, and for an inbox-scoped key its own (403 otherwise, spec 5.4). */

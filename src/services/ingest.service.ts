@@ -164,6 +164,7 @@ export class IngestService {
       ...auth,
       size: message.raw.byteLength,
       remoteAddress: message.clientIp,
+      envelope: { mailFrom: message.mailFrom, helo: message.helo || null },
       createdAt: receivedAt,
       updatedAt: receivedAt,
     };

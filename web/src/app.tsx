@@ -16,6 +16,7 @@ import { IntegrationsPage } from './pages/integrations.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { LogsPage } from './pages/logs.js';
 import { UsagePage } from './pages/usage.js';
+import { NotFoundPage } from './pages/not-found.js';
 
 function route(path: string) {
   let params: Record<string, string> | undefined;
@@ -30,7 +31,8 @@ function route(path: string) {
   if (match('/api-keys', path)) return <ApiKeysPage />;
   if (match('/logs', path)) return <LogsPage />;
   if (match('/usage', path)) return <UsagePage />;
-  return <EmailsPage />;
+  if (match('/emails', path) || path === '/') return <EmailsPage />;
+  return <NotFoundPage path={path} />;
 }
 
 const PUBLIC_PATHS = ['/signin', '/signup'];

@@ -107,6 +107,9 @@ export interface EmailsTable {
   size: number;
   eml_key: string;
   remote_address: string | null;
+  /** The SMTP envelope (migration 0020); null for mail stored before it. */
+  mail_from?: string | null;
+  helo?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { OfflineBanner } from '../connectivity.js';
 import { onConnectionChange, useRealtime } from '../realtime.js';
 import { navigate } from '../router.js';
 import { signOut, type SessionUser } from '../session.js';
@@ -63,6 +64,7 @@ export function Layout({ path, user, children }: { path: string; user: SessionUs
         </ul>
       </nav>
       <main id="main" class="content" tabIndex={-1}>
+        <OfflineBanner />
         {children}
       </main>
     </div>

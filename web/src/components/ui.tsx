@@ -1,5 +1,5 @@
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../api.js';
 import { onLinkClick } from '../router.js';
 
@@ -171,10 +171,30 @@ export const formValue = (event: FormEvent, name: string): string => {
   return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement ? element.value.trim() : '';
 };
 
+/**
+ * Cells never break inside a word: a long one is cut with an ellipsis and its full text becomes the
+ * tooltip. On a phone each row is a card, each cell labelled with its column (data-label).
+ */
+function useCellLabels(columns: string[]) {
+  const wrap = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    for (const row of wrap.current?.querySelectorAll('tbody tr') ?? []) {
+      for (const [index, cell] of Array.from((row as HTMLTableRowElement).cells).entries()) {
+        const label = columns[index];
+        if (label !== undefined) cell.dataset.label = label;
+        if (cell.scrollWidth > cell.clientWidth) cell.title = cell.textContent ?? '';
+        else cell.removeAttribute('title');
+      }
+    }
+  });
+  return wrap;
+}
+
 /** A scrollable table with a header row of column names; `actions` adds a last column whose header only screen readers read. */
 export function DataTable(props: { columns: string[]; actions?: boolean; children: ComponentChildren }) {
+  const wrap = useCellLabels(props.columns);
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" ref={wrap}>
       <table class="table">
         <thead>
           <tr>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Email, EmailReceivedData, Environment } from '../../../src/client/index.js';
 import { api } from '../api.js';
-import { Empty, ErrorNote, Link, Loading, PageHeader, formatDate, useAsync } from '../components/ui.js';
+import { Empty, ErrorNote, Link, Loading, PageHeader, formatDate, useAction, useAsync } from '../components/ui.js';
+import { PaperclipIcon } from '../components/icons.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { QuotaBanner } from '../components/quota-banner.js';
 import { useRealtime } from '../realtime.js';
@@ -20,7 +21,8 @@ interface Row {
 }
 
 interface Filters {
-  field: 'subject' | 'from' | 'to';
+  /** q: the whole mail (docs/search.md); the others: one field, as a substring. */
+  field: 'q' | 'subject' | 'from' | 'to';
   query: string;
   read: '' | 'true' | 'false';
   environmentId: string;
@@ -30,7 +32,7 @@ interface Filters {
 
 const PER_PAGE = 100;
 const ROW_HEIGHT = 64;
-const NO_FILTERS: Filters = { field: 'subject', query: '', read: '', environmentId: '', after: '', before: '' };
+const NO_FILTERS: Filters = { field: 'q', query: '', read: '', environmentId: '', after: '', before: '' };
 
 const fromEmail = (email: Email): Row => ({
   id: email.id,
@@ -57,9 +59,26 @@ function listQuery(filters: Filters, page: number) {
   };
 }
 
+/** The same filters as a bulk action's body: "everything matching" (docs/api.md#bulk-actions). */
+function bulkFilter(filters: Filters) {
+  const text = filters.query && filters.field !== 'q' ? { [filters.field]: filters.query } : {};
+  return {
+    filter: {
+      ...text,
+      ...(filters.read ? { read: filters.read === 'true' } : {}),
+      ...(filters.environmentId ? { environmentId: filters.environmentId } : {}),
+      ...(filters.after ? { createdAfter: filters.after } : {}),
+      ...(filters.before ? { createdBefore: filters.before } : {}),
+    },
+    ...(filters.query && filters.field === 'q' ? { q: filters.query } : {}),
+  };
+}
+
 /** Whether a live email belongs in the filtered list (the environment filter is checked by the server). */
 function matchesLive(row: Row, filters: Filters): boolean {
   const needle = filters.query.toLowerCase();
+  // A whole-mail search is the server's to judge; live mail shows again when the search is cleared.
+  if (needle && filters.field === 'q') return false;
   const haystack = filters.field === 'to' ? row.to.join(' ') : filters.field === 'from' ? row.from : row.subject;
   if (needle && !haystack.toLowerCase().includes(needle)) return false;
   if (filters.read === 'true') return false;
@@ -77,6 +96,7 @@ export function EmailsPage() {
   const [active, setActive] = useState(-1);
   const [total, setTotal] = useState<number | undefined>();
   const generation = useRef(0);
+  const selection = useSelection(rows);
   const environments = useAsync(() => api.environments.list().then((r) => r.data as Environment[]), []);
   const inboxes = useAsync(() => api.inboxes.list({ perPage: 5 }), []);
 
@@ -108,6 +128,7 @@ export function EmailsPage() {
 
   useEffect(() => {
     generation.current += 1;
+    selection.clear();
     setRows([]);
     setActive(-1);
     latest.current.active = -1;
@@ -133,6 +154,7 @@ export function EmailsPage() {
       setRows((r) => r.map((x) => (x.id === event.data.id ? { ...x, read } : x)));
     } else if (event.type === 'email.deleted') {
       setRows((r) => r.filter((x) => x.id !== event.data.id));
+      setTotal((t) => (t === undefined || t === 0 ? t : t - 1));
     }
   });
 
@@ -177,6 +199,7 @@ export function EmailsPage() {
           Search in
         </label>
         <select id="search-field" value={filters.field} onChange={(e) => set({ field: e.currentTarget.value as Filters['field'] })}>
+          <option value="q">Everything</option>
           <option value="subject">Subject</option>
           <option value="from">From</option>
           <option value="to">To</option>
@@ -184,7 +207,13 @@ export function EmailsPage() {
         <label class="sr-only" for="search-query">
           Search text
         </label>
-        <input id="search-query" type="search" placeholder="Search…" value={filters.query} onInput={onSearch} />
+        <input
+          id="search-query"
+          type="search"
+          placeholder={filters.field === 'q' ? 'Search: words, from:, subject:, "phrase", -word, is:unread…' : 'Search…'}
+          value={filters.query}
+          onInput={onSearch}
+        />
         <label class="inline">
           <span class="sr-only">Read state</span>
           <select value={filters.read} onChange={(e) => set({ read: e.currentTarget.value as Filters['read'] })}>
@@ -218,6 +247,14 @@ export function EmailsPage() {
           </button>
         ) : null}
       </form>
+      {rows.length > 0 ? (
+        <BulkBar
+          selection={selection}
+          total={total ?? rows.length}
+          filters={filters}
+          onDone={() => setFilters((f) => ({ ...f }))}
+        />
+      ) : null}
       <ErrorNote error={error} />
       {rows.length === 0 && loading ? <Loading /> : null}
       {rows.length === 0 && !loading && error === undefined ? (
@@ -251,21 +288,123 @@ export function EmailsPage() {
           activeIndex={active}
           onEndReached={onEndReached}
           renderRow={(row, index) => (
-            <Link href={`/emails/${row.id}`} class={`email-row ${row.read ? 'read' : 'unread'} ${index === active ? 'active' : ''}`}>
-              <span class="from">{row.from}</span>
-              <span class="subject">
-                {row.read ? null : <span class="dot" aria-label="unread" />}
-                {row.subject || '(no subject)'}
-                {row.hasAttachments ? <span aria-label="has attachments"> 📎</span> : null}
-              </span>
-              <span class="snippet">{row.snippet}</span>
-              <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
-            </Link>
+            <div class="email-item">
+              <input
+                type="checkbox"
+                class="row-check"
+                aria-label={`Select ${row.subject || 'email'}`}
+                checked={selection.allMatching || selection.ids.has(row.id)}
+                onClick={(event) => selection.toggle(index, event.shiftKey)}
+              />
+              <Link href={`/emails/${row.id}`} class={`email-row ${row.read ? 'read' : 'unread'} ${index === active ? 'active' : ''}`}>
+                <span class="from" title={row.from}>
+                  {row.from}
+                </span>
+                <span class="subject" title={row.subject}>
+                  {row.read ? null : <span class="dot" aria-label="unread" />}
+                  {row.subject || '(no subject)'}
+                  {row.hasAttachments ? <PaperclipIcon /> : null}
+                </span>
+                <span class="snippet">{row.snippet}</span>
+                <time dateTime={row.createdAt}>{formatDate(row.createdAt)}</time>
+              </Link>
+            </div>
           )}
         />
       ) : null}
       {rows.length > 0 && loading ? <Loading label="Loading more…" /> : null}
     </section>
+  );
+}
+
+interface Selection {
+  ids: Set<string>;
+  /** Every email the filters match, loaded or not: bulk actions then send the filter, not ids. */
+  allMatching: boolean;
+  toggle(index: number, extend: boolean): void;
+  selectAllMatching(): void;
+  clear(): void;
+}
+
+/** Checkbox selection with shift-click ranges, over the rows as loaded. */
+function useSelection(rows: Row[]): Selection {
+  const [ids, setIds] = useState<Set<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const anchor = useRef(-1);
+  return {
+    ids,
+    allMatching,
+    toggle(index, extend) {
+      const row = rows[index];
+      if (row === undefined) return;
+      const next = new Set(allMatching ? rows.map((r) => r.id) : ids);
+      const on = !next.has(row.id);
+      const [from, to] = extend && anchor.current >= 0 ? [Math.min(anchor.current, index), Math.max(anchor.current, index)] : [index, index];
+      for (const r of rows.slice(from, to + 1)) {
+        if (on) next.add(r.id);
+        else next.delete(r.id);
+      }
+      anchor.current = index;
+      setAllMatching(false);
+      setIds(next);
+    },
+    selectAllMatching() {
+      setAllMatching(true);
+    },
+    clear() {
+      anchor.current = -1;
+      setAllMatching(false);
+      setIds(new Set());
+    },
+  };
+}
+
+/** Select all, and the bulk actions over the selection, each confirmed with the number it touches. */
+function BulkBar(props: { selection: Selection; total: number; filters: Filters; onDone: () => void }) {
+  const { selection, total, filters } = props;
+  const action = useAction();
+  const count = selection.allMatching ? total : selection.ids.size;
+  const target = () => (selection.allMatching ? bulkFilter(filters) : { ids: [...selection.ids] });
+  const run = (verb: string, work: () => Promise<unknown>) => {
+    if (!window.confirm(`${verb} ${count} email${count === 1 ? '' : 's'}?`)) return;
+    void action.run(work).then((ok) => {
+      if (!ok) return;
+      selection.clear();
+      props.onDone();
+    });
+  };
+  return (
+    <div class="bulk-bar" role="toolbar" aria-label="Bulk actions">
+      <label class="inline">
+        <input
+          type="checkbox"
+          aria-label="Select all matching"
+          checked={selection.allMatching}
+          onChange={(e) => (e.currentTarget.checked ? selection.selectAllMatching() : selection.clear())}
+        />
+        <span>{selection.allMatching ? `All ${total} matching selected` : `Select all ${total} matching`}</span>
+      </label>
+      {count > 0 ? (
+        <>
+          <span class="muted" data-testid="selected-count">
+            {count} selected
+          </span>
+          <button type="button" class="danger small" disabled={action.busy} onClick={() => run('Delete', () => api.emails.deleteMany(target()))}>
+            Delete
+          </button>
+          <button type="button" class="secondary small" disabled={action.busy} onClick={() => run('Mark read:', () => api.emails.markManyRead({ ...target(), read: true }))}>
+            Mark read
+          </button>
+          <button type="button" class="secondary small" disabled={action.busy} onClick={() => run('Mark unread:', () => api.emails.markManyRead({ ...target(), read: false }))}>
+            Mark unread
+          </button>
+          <button type="button" class="secondary small" onClick={selection.clear}>
+            Clear selection
+          </button>
+        </>
+      ) : null}
+      <ErrorNote error={action.error} />
+    </div>
   );
 }
 

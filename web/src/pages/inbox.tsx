@@ -1,15 +1,24 @@
 import { useState } from 'preact/hooks';
 import type { ApiKey, InboxMessage } from '../../../src/client/index.js';
 import { api } from '../api.js';
+import { linkDetailsOf } from '../link-details.js';
 import { ConfirmButton, CopyButton, Empty, ErrorNote, Field, Link, Loading, PageHeader, SecretOnce, formValue, formatDate, useAction, useAsync, type FormEvent } from '../components/ui.js';
 import { useRealtime } from '../realtime.js';
 import { navigate } from '../router.js';
 
+const PER_PAGE = 50;
+
 /** One inbox: its address, messages with the extracted OTP and links up front, and its inbox-scoped keys. */
 export function InboxPage({ id }: { id: string }) {
   const inbox = useAsync(() => api.inboxes.get(id), [id]);
-  const messages = useAsync(() => api.inboxes.messages.list(id, { perPage: 50 }), [id]);
+  const messages = useAsync(() => api.inboxes.messages.list(id, { perPage: PER_PAGE }), [id]);
   const action = useAction();
+  /** The next page after the messages shown; messages that arrived live meanwhile are skipped by id. */
+  const loadMore = async () => {
+    const shown = messages.data?.data ?? [];
+    const next = await api.inboxes.messages.list(id, { perPage: PER_PAGE, page: Math.floor(shown.length / PER_PAGE) + 1 });
+    messages.setData((r) => r && { ...next, data: [...r.data, ...next.data.filter((m) => !r.data.some((x) => x.id === m.id))] });
+  };
 
   useRealtime((event) => {
     if (event.type !== 'inbox.message' || event.data.inboxId !== id) return;
@@ -41,7 +50,21 @@ export function InboxPage({ id }: { id: string }) {
         {current.environment.name} · {current.tags.length ? `tags ${current.tags.join(', ')} · ` : ''}
         {current.expiresAt ? `expires ${formatDate(current.expiresAt)}` : 'never expires'}
       </p>
-      <h2>Messages</h2>
+      <div class="section-head">
+        <h2>Messages{messages.data ? ` (${messages.data.totalItems})` : ''}</h2>
+        {messages.data && messages.data.totalItems > 0 ? (
+          <ConfirmButton
+            label="Empty inbox"
+            confirm={`Delete all ${messages.data.totalItems} emails of ${current.address}?`}
+            onConfirm={() =>
+              action.run(async () => {
+                await api.inboxes.messages.clear(id);
+                messages.reload();
+              })
+            }
+          />
+        ) : null}
+      </div>
       <ErrorNote error={messages.error} />
       {messages.loading && messages.data === undefined ? <Loading /> : null}
       {messages.data?.data.length === 0 ? (
@@ -57,6 +80,16 @@ export function InboxPage({ id }: { id: string }) {
           <MessageCard key={message.id} message={message} />
         ))}
       </div>
+      {messages.data && messages.data.data.length < messages.data.totalItems ? (
+        <p class="load-more">
+          <span class="muted">
+            Showing {messages.data.data.length} of {messages.data.totalItems}
+          </span>{' '}
+          <button type="button" class="secondary small" disabled={action.busy} onClick={() => action.run(loadMore)}>
+            Load {PER_PAGE} more
+          </button>
+        </p>
+      ) : null}
       <InboxKeys inboxId={id} />
     </section>
   );
@@ -68,6 +101,7 @@ const NO_ARTEFACTS: NonNullable<InboxMessage['extracted']> = { otp: null, verifi
 function MessageCard({ message }: { message: InboxMessage }) {
   const extracted = message.extracted ?? NO_ARTEFACTS;
   const code = extracted.otp ?? extracted.verificationCode;
+  const links = linkDetailsOf(extracted);
   return (
     <article class="card message" data-testid="inbox-message">
       <header>
@@ -87,9 +121,9 @@ function MessageCard({ message }: { message: InboxMessage }) {
           <CopyButton value={code} label="Copy code" />
         </div>
       ) : null}
-      {extracted.linkDetails.length > 0 ? (
+      {links.length > 0 ? (
         <ul class="links">
-          {extracted.linkDetails.slice(0, 5).map((link) => (
+          {links.slice(0, 5).map((link) => (
             <li key={link.url}>
               <span class="tag">{link.kind}</span>
               <a href={link.url} target="_blank" rel="noopener noreferrer" class="big-link">
@@ -100,7 +134,7 @@ function MessageCard({ message }: { message: InboxMessage }) {
           ))}
         </ul>
       ) : null}
-      {!code && extracted.linkDetails.length === 0 ? <p class="snippet">{message.textBody.slice(0, 300)}</p> : null}
+      {!code && links.length === 0 ? <p class="snippet">{message.textBody.slice(0, 300)}</p> : null}
     </article>
   );
 }

@@ -4,7 +4,7 @@ import { api } from '../api.js';
 import { LogTable } from '../components/log-table.js';
 import { Empty, ErrorNote, Loading, PageHeader, Pager, useAsync } from '../components/ui.js';
 
-const TYPES = ['SMTP_RECEIVED', 'SPAM_CHECK', 'WEBHOOK', 'CHATAPP', 'CHATAPP_BOT'] as const;
+const TYPES = ['SMTP_RECEIVED', 'SPAM_CHECK', 'WEBHOOK', 'CHATAPP', 'CHATAPP_BOT', 'BULK_ACTION'] as const;
 const STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;
 
 export function LogsPage() {

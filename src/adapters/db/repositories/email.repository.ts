@@ -1,12 +1,16 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { EmailKeyset } from '../../../core/email-cursor.js';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
+import { matchesFewInSqlite, searchConditions } from '../email-search.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
 export interface EmailFilter {
+  /** Only these emails (bulk actions by id). */
+  ids?: string[];
   from?: string;
   to?: string;
   subject?: string;
@@ -20,6 +24,8 @@ export interface EmailFilter {
   ownAddress?: string;
   createdAfter?: string;
   createdBefore?: string;
+  /** A parsed `q` (docs/search.md), ANDed with the fields above. */
+  search?: SearchQuery;
 }
 
 export interface EmailSort {
@@ -77,7 +83,7 @@ export async function attachmentsOf(db: Kysely<Database>, emailIds: string[]): P
 const SUMMARY_COLUMNS = [
   'id', 'tenant_id', 'environment_id', 'base_email_id', 'message_id', 'from_address', 'to_json', 'cc_json', 'bcc_json',
   'subject', 'date', 'read', 'has_attachments', 'snippet', 'spf_result', 'dkim_result', 'dmarc_result', 'auth_summary',
-  'auth_diagnostics_json', 'size', 'remote_address', 'created_at', 'updated_at',
+  'auth_diagnostics_json', 'size', 'remote_address', 'mail_from', 'helo', 'created_at', 'updated_at',
 ] as const;
 type SummaryRow = Pick<EmailRow, (typeof SUMMARY_COLUMNS)[number]>;
 
@@ -114,6 +120,7 @@ const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
   authDiagnostics: parseJson<AuthDiagnostics>(row.auth_diagnostics_json),
   size: row.size,
   remoteAddress: row.remote_address,
+  envelope: { mailFrom: row.mail_from ?? null, helo: row.helo ?? null },
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -147,6 +154,8 @@ function emailRow(item: NewEmail): EmailRow {
     size: email.size,
     eml_key: item.emlKey,
     remote_address: email.remoteAddress,
+    mail_from: email.envelope.mailFrom,
+    helo: email.envelope.helo,
     created_at: email.createdAt,
     updated_at: email.updatedAt,
   };
@@ -159,7 +168,11 @@ function emailRow(item: NewEmail): EmailRow {
 const ATTACHMENT_ROWS_PER_INSERT = 500;
 
 export class EmailRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   async insert(item: NewEmail): Promise<void> {
     await this.db.insertInto('emails').values(emailRow(item)).execute();
@@ -185,7 +198,7 @@ export class EmailRepository {
    * stays stable while new mail arrives. In keyset mode `currentPage` is the page the first item falls on.
    */
   async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest, after?: EmailKeyset): Promise<Page<Email>> {
-    const base = this.filtered(tenantId, filter);
+    const base = this.filtered(tenantId, filter, await this.searchDrives(filter));
     const rest = after === undefined ? base : base.where(afterKeyset(after));
     const count = (query: typeof base) => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
     const [rows, total, remaining] = await Promise.all([
@@ -259,6 +272,35 @@ export class EmailRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Up to `limit` emails matching the filter (and, when given, in read state `read`), for bulk actions. */
+  async matchingBatch(tenantId: string, filter: EmailFilter, limit: number, read?: boolean): Promise<{ id: string; environmentId: string }[]> {
+    let query = this.filtered(tenantId, filter);
+    if (read !== undefined) query = query.where('emails.read', '=', toFlag(read));
+    const rows = await query.select(['emails.id', 'emails.environment_id']).limit(limit).execute();
+    return rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
+  }
+
+  async setReadMany(tenantId: string, ids: string[], read: boolean, at: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .updateTable('emails')
+      .set({ read: toFlag(read), updated_at: at })
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', ids)
+      .where('read', '!=', toFlag(read))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Deletes the rows (attachments and inbox links cascade); returns the ids deleted and the blob keys to remove afterwards. */
+  async deleteMany(tenantId: string, ids: string[]): Promise<{ deleted: string[]; blobKeys: string[] }> {
+    if (ids.length === 0) return { deleted: [], blobKeys: [] };
+    // Attachment rows cascade with their email, so their keys are read first.
+    const attachments = await this.db.selectFrom('attachments').select('blob_key').where('tenant_id', '=', tenantId).where('email_id', 'in', ids).execute();
+    const rows = await this.db.deleteFrom('emails').where('tenant_id', '=', tenantId).where('id', 'in', ids).returning(['id', 'eml_key']).execute();
+    return { deleted: rows.map((row) => row.id), blobKeys: [...rows.map((row) => row.eml_key), ...attachments.map((a) => a.blob_key)] };
+  }
+
   /**
    * Deletes the row (attachments and inbox links cascade) and returns the blob keys to remove afterwards.
    * `unlinkedOnly`: only when no inbox holds the email any more (the last inbox copy was removed).
@@ -278,8 +320,15 @@ export class EmailRepository {
     return [row.eml_key, ...attachments.map((a) => a.blob_key)];
   }
 
-  private filtered(tenantId: string, filter: EmailFilter): SelectQueryBuilder<Database, 'emails', object> {
-    let query = this.db.selectFrom('emails').where('emails.tenant_id', '=', tenantId);
+  /** Whether the query should start from the search index's matches (SQLite, few matches; see matchesFewInSqlite). */
+  private async searchDrives(filter: EmailFilter): Promise<boolean> {
+    return !this.postgres && filter.search !== undefined && (await matchesFewInSqlite(this.db, filter.search));
+  }
+
+  private filtered(tenantId: string, filter: EmailFilter, searchDrives = false): SelectQueryBuilder<Database, 'emails', object> {
+    // A unary + keeps SQLite off the tenant indexes, so it looks the few matches up by id instead.
+    let query = this.db.selectFrom('emails').where(searchDrives ? sql<SqlBool>`+emails.tenant_id = ${tenantId}` : sql<SqlBool>`emails.tenant_id = ${tenantId}`);
+    if (filter.ids !== undefined) query = query.where('emails.id', 'in', filter.ids);
     if (filter.environmentId !== undefined) query = query.where('emails.environment_id', '=', filter.environmentId);
     if (filter.read !== undefined) query = query.where('emails.read', '=', toFlag(filter.read));
     if (filter.createdAfter !== undefined) query = query.where('emails.created_at', '>=', filter.createdAfter);
@@ -287,6 +336,7 @@ export class EmailRepository {
     if (filter.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', filter.from));
     if (filter.to !== undefined) query = withRecipient(query, filter.to, filter.ownAddress);
     if (filter.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', filter.subject));
+    for (const condition of filter.search === undefined ? [] : searchConditions(filter.search, this.postgres)) query = query.where(condition);
     if (filter.inboxId !== undefined) {
       const inboxId = filter.inboxId;
       query = query.where((eb) =>

@@ -3,14 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { EMAIL_SORT_FIELDS, SORT_ORDERS, type EmailSortField, type SortOrder } from '../../../core/vocab.js';
 import type { EmailService } from '../../../services/email.service.js';
 import { InvalidInputError } from '../../../core/errors.js';
-import { IsoDate, Nullable, PageOf, errorResponses } from '../schemas/common.js';
+import { Nullable, PageOf, errorResponses } from '../schemas/common.js';
+import { DateBound, FilterText as Text, SearchText, toEmailFilter } from '../schemas/email-filter.js';
 import { EmailContentSchema, EmailSchema, ReadStateSchema, toEmailView } from '../schemas/email.js';
 import { attachmentDisposition, safeContentType } from './content-disposition.js';
 
 const SortField = Type.Union(EMAIL_SORT_FIELDS.map((f) => Type.Literal(f)), { description: 'Sort key (default createdAt); from and subject sort case-insensitively' });
 const SortOrderSchema = Type.Union(SORT_ORDERS.map((o) => Type.Literal(o)), { description: 'Sort direction (default desc)' });
-const Text = (description: string) => Type.String({ maxLength: 500, description });
-const DateBound = (description: string) => Type.Union([IsoDate, Type.String({ format: 'date' })], { description });
 const alias = (of: string) => `Same as ${of} (the spelling existing SDK clients send); ${of} wins when both are given`;
 
 /** Spec 4.2 names plus the spellings existing SDK clients send (`sort[field]`, `filter.from`, …). */
@@ -21,6 +20,7 @@ const ListQuery = Type.Object({
   limit: Type.Optional(PerPage('Same as perPage (the cursor-style spelling); give one of the two')),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The nextCursor of a previous answer (same filters and sort): the page after it, stable while new mail arrives' })),
   inboxId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only emails delivered to this inbox (an inbox-scoped key may name only its own)' })),
+  q: Type.Optional(SearchText),
   from: Type.Optional(Text('Sender address contains this, case-insensitively; % and _ are literal')),
   to: Type.Optional(Text('A to, cc or bcc address contains this, case-insensitively')),
   subject: Type.Optional(Text('Subject contains this, case-insensitively')),
@@ -57,23 +57,19 @@ const fileResponse = (description: string, mediaType: string) => ({
 const EmailIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const AttachmentParams = Type.Object({ emailId: Type.String({ minLength: 1, maxLength: 100 }), attachmentId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-/** A date-only bound covers the whole day: createdBefore=2026-11-21 includes mail of the 21st. */
-function bound(value: string | undefined, endOfDay: boolean): string | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
-  return new Date(value).toISOString();
-}
-
 function filterOf(query: ListQuery) {
   return {
     inboxId: query.inboxId,
+    ...toEmailFilter({
     from: query.from ?? query['filter.from'],
     to: query.to ?? query['filter.to'],
     subject: query.subject ?? query['filter.subject'],
     read: query['filter.read'],
     environmentId: query['filter.environmentId'],
-    createdAfter: bound(query['filter.createdAfter'] ?? query['filter[createdAfter]'], false),
-    createdBefore: bound(query['filter.createdBefore'] ?? query['filter[createdBefore]'], true),
+    createdAfter: query['filter.createdAfter'] ?? query['filter[createdAfter]'],
+    createdBefore: query['filter.createdBefore'] ?? query['filter[createdBefore]'],
+    q: query.q,
+    }),
   };
 }
 

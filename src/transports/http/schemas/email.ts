@@ -59,6 +59,14 @@ export const EmailSchema = Type.Object(
     baseEmailId: Type.String({ description: 'The SMTP transaction id; equals id unless one transaction reached several tenants' }),
     messageId: Nullable(Type.String()),
     size: Type.Integer({ description: 'Size of the raw message in bytes' }),
+    envelope: Type.Object(
+      {
+        mailFrom: Nullable(Type.String({ description: "MAIL FROM ('' for the null sender <>)" })),
+        helo: Nullable(Type.String({ description: 'The name the client gave in HELO/EHLO' })),
+        clientIp: Nullable(Type.String({ description: 'The address the SMTP client connected from' })),
+      },
+      { description: 'The SMTP envelope; mailFrom and helo are null for mail stored before they were recorded' },
+    ),
     createdAt: IsoDate,
     updatedAt: IsoDate,
   },
@@ -77,8 +85,8 @@ export const EmailContentSchema = Type.Object(
 
 export const ReadStateSchema = Type.Object({ id: Type.String(), read: Type.Boolean(), updatedAt: IsoDate }, { title: 'ReadState' });
 
-/** Domain → wire: the fields of spec 2.3 plus documented extras; tenantId and the remote address stay inside. */
+/** Domain → wire: the fields of spec 2.3 plus documented extras; tenantId stays inside, the client's address goes into envelope. */
 export function toEmailView(email: Email) {
-  const { tenantId: _tenantId, remoteAddress: _remoteAddress, ...view } = email;
-  return view;
+  const { tenantId: _tenantId, remoteAddress, envelope, ...view } = email;
+  return { ...view, envelope: { ...envelope, clientIp: remoteAddress } };
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from './errors.js';
+import { parseSearchQuery } from './search-query.js';
+
+const rejects = (q: string, message: RegExp) => {
+  expect(() => parseSearchQuery(q)).toThrow(InvalidInputError);
+  expect(() => parseSearchQuery(q)).toThrow(message);
+};
+
+describe('parseSearchQuery', () => {
+  it('reads free words, fields, phrases and exclusions', () => {
+    expect(parseSearchQuery('482913 from:news@acme.example subject:"Your Code" -spam to:bob')).toEqual({
+      terms: [
+        { field: 'text', words: ['482913'], negated: false },
+        { field: 'from', words: ['news', 'acme', 'example'], negated: false },
+        { field: 'subject', words: ['your', 'code'], negated: false },
+        { field: 'text', words: ['spam'], negated: true },
+        { field: 'to', words: ['bob'], negated: false },
+      ],
+    });
+    expect(parseSearchQuery('"verify your account"  -"old news"').terms).toEqual([
+      { field: 'text', words: ['verify', 'your', 'account'], negated: false },
+      { field: 'text', words: ['old', 'news'], negated: true },
+    ]);
+  });
+
+  it('reads the filters, a negated filter meaning the opposite', () => {
+    expect(parseSearchQuery('is:unread has:attachment after:2026-11-01 before:2026/11/20')).toEqual({
+      terms: [],
+      read: false,
+      hasAttachment: true,
+      after: '2026-11-01T00:00:00.000Z',
+      before: '2026-11-20T00:00:00.000Z',
+    });
+    expect(parseSearchQuery('-is:read -has:attachment -before:2026-01-02')).toEqual({ terms: [], read: false, hasAttachment: false, after: '2026-01-02T00:00:00.000Z' });
+    expect(parseSearchQuery('IS:READ')).toEqual({ terms: [], read: true });
+  });
+
+  it('treats an unknown prefix as text, so a pasted URL is searchable', () => {
+    expect(parseSearchQuery('https://app.example/verify').terms).toEqual([{ field: 'text', words: ['https', 'app', 'example', 'verify'], negated: false }]);
+  });
+
+  it('is empty for an empty or blank query', () => {
+    expect(parseSearchQuery('   ')).toEqual({ terms: [] });
+  });
+
+  it('rejects what it cannot mean, naming the mistake', () => {
+    rejects('subject:"unclosed phrase', /opening quote/);
+    rejects('"', /opening quote/);
+    rejects('x'.repeat(10_000), /longer than 1000/);
+    rejects('is:starred', /is: takes read or unread/);
+    rejects('has:pdf', /has: takes attachment/);
+    rejects('before:yesterday', /YYYY-MM-DD/);
+    rejects('after:2026-02-30', /YYYY-MM-DD/);
+    rejects('is:read is:unread', /twice/);
+    rejects('from:', /no letters or digits/);
+    rejects('a - b', /no letters or digits/);
+    rejects('foo"bar"', /must start a term/);
+    rejects(Array.from({ length: 21 }, (_, i) => `w${i}`).join(' '), /more than 20 terms/);
+  });
+});
