@@ -34,7 +34,7 @@ describe.each(TEST_DIALECTS)('routes the hosted MCP server calls (%s)', (dialect
         id: t.tenant.id,
         name: 'Default test tenant',
         plan: 'pro',
-        limits: { requestsPerMinute: expect.any(Number), monthlyEmails: expect.any(Number), customStorage: true },
+        limits: { requestsPerMinute: expect.any(Number), monthlyEmails: expect.any(Number), customStorage: true, maxResources: { webhooks: 100, chatappIntegrations: 50, inboxes: 10_000 } },
         createdAt: expect.any(String),
       });
       const inbox = await createInbox();
