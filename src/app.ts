@@ -261,7 +261,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     rateLimitRedis === undefined ? new MemoryFailureCounter(windowMs) : new RedisFailureCounter(rateLimitRedis, config.realtime.redisPrefix, windowMs);
   const auth = new AuthService(repos, logBackgroundError);
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
-  const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
+  const accounts = new AccountService(repos, tenants, sessionSecret, { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs));
   const services: AppServices = {
     tenants,
     auth,
