@@ -254,7 +254,7 @@ describe('strict input: bad forms are a 400 naming the field', () => {
   });
 
   it('refuses unknown query parameters by name, on every route', async () => {
-    await expectField(t.http.get('/api/v1/emails?q=invoice'), 'q');
+    await expectField(t.http.get('/api/v1/emails?search=invoice'), 'search');
     await expectField(t.http.get('/api/v1/inboxes?label[]=a'), 'label[]');
     await expectField(t.http.get('/api/v1/inboxes?page[]=1'), 'page[]');
     await expectField(t.http.get(`/api/v1/inboxes/${inboxId}?verbose=1`), 'verbose');
