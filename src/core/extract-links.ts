@@ -83,13 +83,15 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
     return 'other';
   }
   const ownText = text.toLowerCase();
-  const own = GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http') ? undefined : kindOfWords(ownText);
+  const opaque = GENERIC_TEXT.test(ownText.trim()) || ownText.startsWith('http');
+  // Without a token only an unsubscribe link is named, and only by its text or URL: the dearer
+  // reading of every kind and of the sentence around is for the few links that carry one.
+  if (!carriesToken(url)) return (!opaque && UNSUBSCRIBE_WORDS.test(ownText)) || UNSUBSCRIBE_WORDS.test(urlWords(url)) ? 'unsubscribe' : 'other';
+  const own = opaque ? undefined : kindOfWords(ownText);
   // A required-actions link may reset credentials among other things: the mail asks to update the account.
   const kind =
     own === 'password-reset' && contextKind(context) === 'account-update' ? 'account-update' : (own ?? kindOfWords(urlWords(url)) ?? contextKind(context));
-  if (kind === undefined) return 'other';
-  if (kind === 'unsubscribe' || carriesToken(url)) return kind;
-  return 'other';
+  return kind ?? 'other';
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
