@@ -1,3 +1,4 @@
+import { ScannedText } from './word-scan.js';
 import { CODE_WORDS, CORE_CODE_WORD, NOT_CODE_AFTER_KEYWORD, NOT_CODE_WORDS, STRONG_LEAD, STRONG_TRAIL } from './extract-words.js';
 
 /** A code found in visible text, with how sure we are that it is one. */
@@ -92,7 +93,69 @@ function candidates(text: string): Candidate[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** What the words before a candidate say about it. */
+/** A keyword found in the text: where it is, and what it says about a number near it. */
+interface Cue {
+  start: number;
+  end: number;
+  /** A code word (positive) or a word that makes a nearby number something else. */
+  positive: boolean;
+  /** A word that names a code outright (CORE_CODE_WORD), enough on its own within reach. */
+  core: boolean;
+}
+
+/** "promo code", "zip code", "Gutscheincode": a code word that names something else. */
+const NAMES_OTHER_CODE =
+  /(?:promo|discount|coupon|voucher|gift|zip|postal|post|bar|referral|reference|referenz|référence|referencia|referência|booking|buchungs|order|bestell|invite|invitation|tracking|area|country|dial|qr|bar|source|rabatt|gutschein|aktions)\s*-?\s*$/u;
+
+/** True when the code word at start..end names another kind of code ("promo code", "Postleitzahl", "code postal"). */
+function namesOtherCode(text: string, start: number, end: number): boolean {
+  return (
+    NAMES_OTHER_CODE.test(text.slice(Math.max(0, start - 15), start).toLowerCase()) ||
+    /^(?:promo|gutschein|rabatt|post|zip|bar|qr)/.test(text.slice(start, end).toLowerCase()) ||
+    NOT_CODE_AFTER_KEYWORD.test(text.slice(end, end + 40).toLowerCase())
+  );
+}
+
+/**
+ * Every keyword of `text`, in order of position, from one pass of each word list over the whole text:
+ * the per-candidate questions below are then lookups in a short window of this list, not regex scans.
+ */
+function cuesOf(text: string): Cue[] {
+  const scanned = new ScannedText(text);
+  const codeWords = CODE_WORDS.find(scanned);
+  // Most mail has no code word at all: the other lists need not be read.
+  if (codeWords.length === 0) return [];
+  const core = new Set<number>();
+  for (const match of CORE_CODE_WORD.find(scanned)) core.add(match.start);
+  const cues: Cue[] = [];
+  for (const { start, end } of codeWords) {
+    const positive = !namesOtherCode(text, start, end);
+    cues.push({ start, end, positive, core: positive && core.has(start) });
+  }
+  for (const { start, end } of NOT_CODE_WORDS.find(scanned)) cues.push({ start, end, positive: false, core: false });
+  return cues.sort((a, b) => a.start - b.start);
+}
+
+/** Index of the first cue starting at or after `at` (binary search). */
+function firstCueFrom(cues: readonly Cue[], at: number): number {
+  let low = 0;
+  let high = cues.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (cues[middle]!.start < at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The cues lying wholly inside from..to. */
+function cuesWithin(cues: readonly Cue[], from: number, to: number): Cue[] {
+  const within: Cue[] = [];
+  for (let i = firstCueFrom(cues, from); i < cues.length && cues[i]!.start < to; i++) if (cues[i]!.end <= to) within.push(cues[i]!);
+  return within;
+}
+
+/** What the words of from..to say about a candidate right after it. */
 interface Lead {
   /** End of the nearest code word, when no non-code word sits between it and the candidate. */
   nearestCodeWordEnd: number | undefined;
@@ -101,80 +164,53 @@ interface Lead {
   blocked: boolean;
 }
 
-/** "promo code", "zip code", "Gutscheincode": a code word that names something else. */
-const NAMES_OTHER_CODE =
-  /(?:promo|discount|coupon|voucher|gift|zip|postal|post|bar|referral|reference|referenz|référence|referencia|referência|booking|buchungs|order|bestell|invite|invitation|tracking|area|country|dial|qr|bar|source|rabatt|gutschein|aktions)\s*-?\s*$/u;
-
-/** True when this code-word match names another kind of code ("promo code", "Postleitzahl", "code postal"). */
-function namesOtherCode(text: string, match: RegExpMatchArray): boolean {
-  const index = match.index ?? 0;
-  return (
-    NAMES_OTHER_CODE.test(text.slice(Math.max(0, index - 15), index)) ||
-    /^(?:promo|gutschein|rabatt|post|zip|bar|qr)/.test(match[0]) ||
-    NOT_CODE_AFTER_KEYWORD.test(text.slice(index + match[0].length))
-  );
-}
-
-/** Where the last code word and the last non-code word of `text` end (-1: none), in one pass over each word list. */
-function lastWordEnds(text: string): { code: number; notCode: number } {
+function leadOf(text: string, cues: readonly Cue[], from: number, to: number): Lead {
   let code = -1;
   let notCode = -1;
-  for (const match of text.matchAll(CODE_WORDS)) {
-    const end = match.index + match[0].length;
-    if (namesOtherCode(text, match)) notCode = Math.max(notCode, end);
-    else code = Math.max(code, end);
+  for (const cue of cuesWithin(cues, from, to)) {
+    if (cue.positive) code = Math.max(code, cue.end);
+    else notCode = Math.max(notCode, cue.end);
   }
-  for (const match of text.matchAll(NOT_CODE_WORDS)) notCode = Math.max(notCode, match.index + match[0].length);
-  return { code, notCode };
-}
-
-const hasCoreCodeWord = (text: string): boolean => [...text.matchAll(CORE_CODE_WORD)].some((match) => !namesOtherCode(text, match));
-
-function leadOf(before: string): Lead {
-  const { code, notCode } = lastWordEnds(before);
-  const blocked = notCode >= code && notCode !== -1 && before.length - notCode < NEGATIVE_REACH && !/\d/.test(before.slice(notCode));
+  const blocked = notCode >= code && notCode !== -1 && to - notCode < NEGATIVE_REACH && !/\d/.test(text.slice(notCode, to));
   return { nearestCodeWordEnd: code > notCode ? code : undefined, anyCodeWord: code !== -1, blocked };
 }
 
-/** Where the first keyword after the code starts, and whether it is a code word. */
-function firstWordAfter(after: string): { index: number; positive: boolean } | undefined {
-  const positive = after.search(CODE_WORDS);
-  const negative = after.search(NOT_CODE_WORDS);
-  if (positive === -1 && negative === -1) return undefined;
-  if (negative === -1 || (positive !== -1 && positive < negative)) return { index: positive, positive: true };
-  return { index: negative, positive: false };
-}
-
 /** How strongly the surrounding words say "this is a code" (0: not a code). */
-function strengthOf(text: string, candidate: Candidate): 0 | 1 | 2 {
+function strengthOf(text: string, cues: readonly Cue[], candidate: Candidate): 0 | 1 | 2 {
   const lineStart = text.lastIndexOf('\n', candidate.start - 1) + 1;
   const lineEndAt = text.indexOf('\n', candidate.end);
   const lineEnd = lineEndAt === -1 ? text.length : lineEndAt;
-  const before = text.slice(Math.max(lineStart, candidate.start - LOOK_BEHIND), candidate.start).toLowerCase();
-  const after = text.slice(candidate.end, Math.min(lineEnd, candidate.end + LOOK_AHEAD)).toLowerCase();
+  const beforeStart = Math.max(lineStart, candidate.start - LOOK_BEHIND);
+  const afterEnd = Math.min(lineEnd, candidate.end + LOOK_AHEAD);
 
-  const lead = leadOf(before);
+  const lead = leadOf(text, cues, beforeStart, candidate.start);
   if (lead.blocked) return 0;
-  if (lead.nearestCodeWordEnd !== undefined && STRONG_LEAD.test(before.slice(lead.nearestCodeWordEnd))) return isYear(candidate.value) ? 1 : 2;
-  const trail = firstWordAfter(after);
-  if (trail?.positive === true && STRONG_TRAIL.test(after.slice(0, trail.index))) return isYear(candidate.value) ? 1 : 2;
+  if (lead.nearestCodeWordEnd !== undefined && STRONG_LEAD.test(text.slice(lead.nearestCodeWordEnd, candidate.start).toLowerCase())) return isYear(candidate.value) ? 1 : 2;
+  const after = cuesWithin(cues, candidate.end, afterEnd);
+  if (after[0]?.positive === true && STRONG_TRAIL.test(text.slice(candidate.end, after[0].start).toLowerCase())) return isYear(candidate.value) ? 1 : 2;
   const rest = text.slice(lineStart, candidate.start) + text.slice(candidate.end, lineEnd);
   if (/^[\s\p{P}\p{S}]*$/u.test(rest) && !isYear(candidate.value)) {
-    const above = leadOf(previousLines(text, lineStart, 1).toLowerCase());
-    if (above.anyCodeWord && !above.blocked) return 2;
+    const above = previousLine(text, lineStart);
+    if (above !== undefined) {
+      const lead = leadOf(text, cues, above.start, above.end);
+      if (lead.anyCodeWord && !lead.blocked) return 2;
+    }
   }
   if (isYear(candidate.value)) return 0;
-  if (hasCoreCodeWord(before) || hasCoreCodeWord(after)) return 1;
+  if (cuesWithin(cues, beforeStart, candidate.start).some((cue) => cue.core) || after.some((cue) => cue.core)) return 1;
   return 0;
 }
 
-/** Up to `count` non-empty lines above the line starting at `lineStart`. */
-function previousLines(text: string, lineStart: number, count: number): string {
-  const lines = text.slice(Math.max(0, lineStart - 400), Math.max(0, lineStart - 1)).split('\n');
-  return lines
-    .filter((line) => line.trim().length > 0)
-    .slice(-count)
-    .join('\n');
+/** The nearest non-empty line above the line starting at `lineStart`, looked for within 400 characters. */
+function previousLine(text: string, lineStart: number): { start: number; end: number } | undefined {
+  const floor = Math.max(0, lineStart - 400);
+  let end = lineStart - 1;
+  while (end > floor) {
+    const start = Math.max(floor, text.lastIndexOf('\n', end - 1) + 1);
+    if (text.slice(start, end).trim().length > 0) return { start, end };
+    end = start - 1;
+  }
+  return undefined;
 }
 
 /**
@@ -185,13 +221,14 @@ function previousLines(text: string, lineStart: number, count: number): string {
 export function findCodes(text: string, setApart: readonly string[], checkpoint: () => void): FoundCode[] {
   const linked = text.includes('@') || text.includes('://') || /www\./i.test(text);
   const clean = (linked ? text.replace(URLS_AND_ADDRESSES, ' ') : text).replace(/\r\n?/g, '\n');
+  const cues = cuesOf(clean);
   // Most mail has no code word at all: skip the per-number work.
-  if (clean.search(CODE_WORDS) === -1) return [];
+  if (!cues.some((cue) => cue.positive)) return [];
   const emphasised = new Set(setApart);
   const found = new Map<string, FoundCode>();
   for (const candidate of candidates(clean)) {
     checkpoint();
-    const context = strengthOf(clean, candidate);
+    const context = strengthOf(clean, cues, candidate);
     const shown = emphasised.has(clean.slice(candidate.start, candidate.end)) && (context > 0 || /\d/.test(candidate.value));
     const strength = shown && !isYear(candidate.value) ? 2 : context;
     if (strength === 0 || (candidate.needsStrongCue && strength < 2)) continue;

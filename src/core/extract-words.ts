@@ -4,18 +4,24 @@
  * inside words (JS `\b` is ASCII-only). No pattern starts with `\p{L}*`: that retries at every
  * letter of every word (issue 15 measured it as the costliest regex of ingest).
  */
-const L = '\\p{L}';
-const word = (body: string) => new RegExp(`(?<![${L}\\p{N}])(?:${body})(?![${L}])`, 'giu');
+import { WordList } from './word-scan.js';
 
-const CJK_CODE_WORDS = ['验证码', '驗證碼', '校验码', '动态码', '确认码', '代码', '认证码', '認証コード', '確認コード', 'ワンタイムパスワード', 'パスコード', 'コード', '認証番号', '暗証番号', '인증 ?번호', '인증 ?코드', '코드'].join('|');
+const L = '\\p{L}';
+const wordSource = (body: string) => `(?<![${L}\\p{N}])(?:${body})(?![${L}])`;
+const word = (words: string[]) => new WordList(wordSource(words.join('|')), { words, inner: [] });
+
+const CJK_CODE_WORDS = ['验证码', '驗證碼', '校验码', '动态码', '确认码', '代码', '认证码', '認証コード', '確認コード', 'ワンタイムパスワード', 'パスコード', 'コード', '認証番号', '暗証番号', '인증 ?번호', '인증 ?코드', '코드'];
 
 /**
  * Words that end compounds (Bestätigungscode, passcode, Sicherheitskode, кода) match inside a word;
  * Japanese and Chinese write without spaces, so their words match anywhere too.
  */
-const COMPOUND_CODE_WORDS = ['codes?', 'c[oó]digos?', 'codic[ei]', 'kode?s?', `код${L}*`].join('|');
-const withCompounds = (body: string, compounds: string) =>
-  new RegExp(`(?<![${L}\\p{N}])(?:${body})(?![${L}])|(?:${compounds})(?![${L}])|${CJK_CODE_WORDS}`, 'giu');
+const COMPOUND_CODE_WORDS = ['codes?', 'c[oó]digos?', 'codic[ei]', 'kode?s?', `код${L}*`];
+const withCompounds = (words: string[]) =>
+  new WordList(`${wordSource(words.join('|'))}|(?:${COMPOUND_CODE_WORDS.join('|')})(?![${L}])|${CJK_CODE_WORDS.join('|')}`, {
+    words,
+    inner: [...COMPOUND_CODE_WORDS, ...CJK_CODE_WORDS],
+  });
 
 
 /** Words that name a code outright (besides the compounds above). */
@@ -69,12 +75,11 @@ const CONTEXT_CODE_WORDS = [
   'вход\\p{L}*',
 ];
 
-export const CORE_CODE_WORD = withCompounds(CORE_CODE_WORDS.join('|'), COMPOUND_CODE_WORDS);
-export const CODE_WORDS = withCompounds([...CORE_CODE_WORDS, ...CONTEXT_CODE_WORDS].join('|'), COMPOUND_CODE_WORDS);
+export const CORE_CODE_WORD = withCompounds(CORE_CODE_WORDS);
+export const CODE_WORDS = withCompounds([...CORE_CODE_WORDS, ...CONTEXT_CODE_WORDS]);
 
 /** Words that make a nearby number something else: orders, phones, prices, addresses, references. */
-export const NOT_CODE_WORDS = word(
-  [
+export const NOT_CODE_WORDS = word([
     `order${L}*`,
     `bestell${L}*`,
     'commande',
@@ -206,8 +211,7 @@ export const NOT_CODE_WORDS = word(
     'número de confirmação',
     'bestätigungsnummer',
     'buchungsnummer',
-  ].join('|'),
-);
+]);
 
 /** A keyword with these right after it is not about codes: "code postal", "código promocional", "code promo". */
 export const NOT_CODE_AFTER_KEYWORD = /^\s*(?:postal|promo\p{L}*|de (?:réduction|descuento|desconto|promo\p{L}*)|do cupom)/u;

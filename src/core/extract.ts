@@ -87,11 +87,10 @@ function artefacts(text: string, html: string | null, subject: string, limits: E
   const reading = html ? readHtml(html.slice(0, limits.maxChars), { sourceBreaks: false }) : undefined;
   checkpoint();
   const found = new Map<string, FoundCode>();
-  const sources = [
-    findCodes(plain, [], checkpoint),
-    reading ? findCodes(tidyText(reading.text), reading.emphasised, checkpoint) : [],
-    findCodes(subject.slice(0, MAX_SUBJECT), [], checkpoint),
-  ];
+  // The parts of multipart/alternative say the same thing: the HTML part (which also shows what is set
+  // apart) is read, the text part only when there is no HTML or the HTML has no code or no link.
+  const htmlCodes = reading ? findCodes(tidyText(reading.text), reading.emphasised, checkpoint) : [];
+  const sources = [htmlCodes, htmlCodes.length > 0 ? [] : findCodes(plain, [], checkpoint), findCodes(subject.slice(0, MAX_SUBJECT), [], checkpoint)];
   for (const code of sources.flat()) {
     const known = found.get(code.value);
     if (known === undefined) found.set(code.value, code);
@@ -99,7 +98,8 @@ function artefacts(text: string, html: string | null, subject: string, limits: E
   }
   const codes = byConfidence([...found.values()]);
   checkpoint();
-  const links = uniqueByUrl([...(reading ? htmlLinks(reading, checkpoint) : []), ...textLinks(plain, checkpoint)]);
+  const anchors = reading ? htmlLinks(reading, checkpoint) : [];
+  const links = uniqueByUrl([...anchors, ...(anchors.some((link) => link.kind !== 'other') ? [] : textLinks(plain, checkpoint))]);
   const confident = codes.find((code) => code.strength === 2) ?? codes.find((code) => code.numeric);
   return {
     otp: confident?.value ?? null,

@@ -84,6 +84,8 @@ export function readHtml(html: string, options: ReadOptions): HtmlReading {
   };
   const emphasised: Array<{ start: number; end: number }> = [];
   const open: Array<{ name: string; emphasis: boolean; start: number }> = [];
+  /** Open <pre> elements among `open`. */
+  let preformatted = 0;
 
   const openTag = (tag: HtmlTag) => {
     if (tag.name === 'br') return push('\n');
@@ -95,7 +97,9 @@ export function readHtml(html: string, options: ReadOptions): HtmlReading {
     } else if (tag.name === 'img' && anchor !== undefined && anchor.alt === '') {
       anchor.alt = decodeEntities(firstGroup(ALT.exec(tag.attributes)));
     }
-    if (!VOID.has(tag.name) && open.length < MAX_DEPTH) open.push({ name: tag.name, emphasis: isEmphasis(tag), start: length });
+    if (VOID.has(tag.name) || open.length >= MAX_DEPTH) return;
+    open.push({ name: tag.name, emphasis: isEmphasis(tag), start: length });
+    if (tag.name === 'pre') preformatted++;
   };
 
   const closeTag = (tag: HtmlTag) => {
@@ -103,7 +107,10 @@ export function readHtml(html: string, options: ReadOptions): HtmlReading {
     if (tag.name === 'a') closeAnchor();
     for (let depth = open.length - 1; depth >= Math.max(0, open.length - CLOSE_SEARCH); depth--) {
       if (open[depth]?.name !== tag.name) continue;
-      for (const element of open.splice(depth)) if (element.emphasis) emphasised.push({ start: element.start, end: length });
+      for (const element of open.splice(depth)) {
+        if (element.emphasis) emphasised.push({ start: element.start, end: length });
+        if (element.name === 'pre') preformatted--;
+      }
       return;
     }
   };
@@ -111,7 +118,8 @@ export function readHtml(html: string, options: ReadOptions): HtmlReading {
   walkHtml(html, {
     text: (source, start, end) => {
       const run = decodeEntities(source.slice(start, end));
-      push(options.sourceBreaks ? run : run.replace(/\s+/g, ' '));
+      // Inside <pre> the source's line breaks are the text's (a text body sent as HTML keeps its lines).
+      push(options.sourceBreaks || preformatted > 0 ? run : run.replace(/\s+/g, ' '));
     },
     tag: (tag) => (tag.closing ? closeTag(tag) : openTag(tag)),
     gap: () => push(' '),

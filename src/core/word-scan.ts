@@ -1,0 +1,169 @@
+/**
+ * Finds the matches of a long word-list regex without running it at every position of the text.
+ * A regex of a hundred alternatives, tried at each of the text's positions, was the costliest part of
+ * extraction (issue 16's profile). Every alternative starts with one of a few literal prefixes, derived
+ * here from its source: the regex is then tried (sticky) only where a word starts with such a prefix, or,
+ * for alternatives that match inside words (compounds, Chinese and Japanese), where `indexOf` finds one.
+ * The matches are exactly those of `matchAll` over the whole text (test/unit/word-scan.test.ts).
+ */
+export interface WordMatch {
+  start: number;
+  end: number;
+}
+
+/** Alternatives of a word list: whole words (matched only where a word starts) and those matching anywhere. */
+export interface WordListSource {
+  words: readonly string[];
+  inner: readonly string[];
+}
+
+/** Prefix length for alternatives at word starts; those matching anywhere use INNER_PREFIX for fewer false hits. */
+const WORD_PREFIX = 4;
+const INNER_PREFIX = 3;
+
+/** The end of the bracket or group opening at `at` (its closing character's index). */
+function closing(source: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') i++;
+    else if (char === '[' && source[at] === '[') return source.indexOf(']', i + 1);
+    else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return i;
+  }
+  throw new Error(`unbalanced group in word pattern: ${source}`);
+}
+
+/** Top-level alternatives of a pattern source. */
+function alternativesOf(source: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') i++;
+    else if (char === '[') i = source.indexOf(']', i + 1);
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === '|' && depth === 0) {
+      parts.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  return [...parts, source.slice(from)];
+}
+
+/** One atom's possible texts, up to `length` characters. */
+function atomAt(source: string, at: number, length: number): { options: string[]; next: number } {
+  const char = source[at]!;
+  if (char === '\\') {
+    const escaped = source[at + 1]!;
+    if (/[pPdDwWbB]/.test(escaped)) throw new Error(`a word pattern may not start with a class (\\${escaped}): ${source}`);
+    return { options: [escaped === 's' ? ' ' : escaped], next: at + 2 };
+  }
+  if (char === '[') {
+    const end = closing(source, at);
+    return { options: [...source.slice(at + 1, end).replace(/\\(.)/g, '$1')], next: end + 1 };
+  }
+  if (char === '(') {
+    const end = closing(source, at);
+    const body = source.slice(at, end + 1).replace(/^\(\?:/, '').slice(0, -1);
+    if (body.startsWith('(?')) throw new Error(`lookarounds are not read in word patterns: ${source}`);
+    return { options: alternativesOf(body).flatMap((alternative) => prefixesOf(alternative, length)), next: end + 1 };
+  }
+  if (char === '.') throw new Error(`a word pattern may not start with "." : ${source}`);
+  return { options: [char], next: at + 1 };
+}
+
+/** Every text of up to `length` characters that a match of `alternative` can start with, lower-cased. */
+export function prefixesOf(alternative: string, length: number): string[] {
+  let prefixes = [''];
+  // Atoms are read only until every prefix is long enough: what follows (\p{L}*, [- ]?) does not matter.
+  for (let at = 0; at < alternative.length && prefixes.some((prefix) => prefix.length < length); ) {
+    const { options, next } = atomAt(alternative, at, length);
+    const quantifier = alternative[next] ?? '';
+    if (quantifier === '{') throw new Error(`counted repeats are not read in word patterns: ${alternative}`);
+    const repeated = quantifier === '*' || quantifier === '+' ? options.flatMap((a) => options.map((b) => a + b)).concat(options) : options;
+    const optional = quantifier === '?' || quantifier === '*';
+    prefixes = prefixes.flatMap((prefix) => {
+      if (prefix.length >= length) return [prefix];
+      const extended = repeated.map((option) => (prefix + option).slice(0, length));
+      return optional ? [...extended, prefix] : extended;
+    });
+    at = '?*+'.includes(quantifier) && quantifier !== '' ? next + 1 : next;
+  }
+  return [...new Set(prefixes.map((prefix) => prefix.toLowerCase()))];
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function isWordChar(code: number, char: string): boolean {
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return WORD_CHAR.test(char);
+}
+
+/** A text read once for every word list asked about it: lower-cased, with the positions where words start. */
+export class ScannedText {
+  readonly lower: string;
+  /** False when lower-casing changed the length (a dotted capital I): positions would not line up. */
+  readonly aligned: boolean;
+  readonly wordStarts: number[] = [];
+
+  constructor(readonly text: string) {
+    this.lower = text.toLowerCase();
+    this.aligned = this.lower.length === text.length;
+    let previousIsWord = false;
+    for (let at = 0; at < text.length; at++) {
+      const isWord = isWordChar(text.charCodeAt(at), text[at]!);
+      if (isWord && !previousIsWord) this.wordStarts.push(at);
+      previousIsWord = isWord;
+    }
+  }
+}
+
+/** A word-list regex with the prefixes that say where it can match. */
+export class WordList {
+  /** The list as one regex (flags giu), the same one `find` runs, for matching short texts directly. */
+  readonly pattern: RegExp;
+  private readonly sticky: RegExp;
+  /** Prefixes of the whole-word alternatives, by length (shorter only for alternatives that short). */
+  private readonly wordKeys = new Map<number, Set<string>>();
+  private readonly innerKeys: string[];
+
+  constructor(source: string, alternatives: WordListSource) {
+    this.pattern = new RegExp(source, 'giu');
+    this.sticky = new RegExp(source, 'iuy');
+    for (const key of alternatives.words.flatMap((alternative) => prefixesOf(alternative, WORD_PREFIX))) {
+      if (key === '') throw new Error(`a word pattern may not match the empty text: ${source}`);
+      const keys = this.wordKeys.get(key.length) ?? new Set<string>();
+      this.wordKeys.set(key.length, keys.add(key));
+    }
+    this.innerKeys = [...new Set(alternatives.inner.flatMap((alternative) => prefixesOf(alternative, INNER_PREFIX)))];
+    if (this.innerKeys.includes('')) throw new Error(`a word pattern may not match the empty text: ${source}`);
+  }
+
+  private startsAKeyword(lower: string, at: number): boolean {
+    for (const [length, keys] of this.wordKeys) if (keys.has(lower.slice(at, at + length))) return true;
+    return false;
+  }
+
+  /** The matches of `pattern` in the text, in order, as `matchAll` finds them. */
+  find(scanned: ScannedText): WordMatch[] {
+    const { text, lower } = scanned;
+    if (!scanned.aligned) return [...text.matchAll(this.pattern)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+    const starts = scanned.wordStarts.filter((at) => this.startsAKeyword(lower, at));
+    for (const key of this.innerKeys) for (let at = lower.indexOf(key); at !== -1; at = lower.indexOf(key, at + 1)) starts.push(at);
+    starts.sort((a, b) => a - b);
+    const matches: WordMatch[] = [];
+    let reached = 0;
+    for (const start of starts) {
+      if (start < reached) continue;
+      this.sticky.lastIndex = start;
+      const match = this.sticky.exec(text);
+      if (match === null || match[0].length === 0) continue;
+      reached = start + match[0].length;
+      matches.push({ start, end: reached });
+    }
+    return matches;
+  }
+}
