@@ -30,7 +30,7 @@ describe('the public corpus', () => {
 
   it('records the source of every template and covers codes of every shape in several languages', () => {
     for (const message of corpus) expect(message.source, message.name).toMatchObject({ repo: expect.any(String), path: expect.any(String), commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
-    expect(new Set(corpus.map((m) => m.lang))).toEqual(new Set(['en', 'de', 'ru', 'ja', 'zh']));
+    expect(new Set(corpus.map((m) => m.lang))).toEqual(new Set(['en', 'de', 'fr', 'es', 'pt', 'it', 'nl', 'ru', 'ja', 'zh']));
     const otps = corpus.flatMap((m) => (m.expect.otp ? [m.expect.otp] : []));
     expect(otps).toEqual(expect.arrayContaining(['HZCB-PLFG', 'HJJKIB', 'wRw8IrRO', 'UCM743', '7391']));
   });
