@@ -102,6 +102,9 @@ function isWordChar(code: number, char: string): boolean {
   return WORD_CHAR.test(char);
 }
 
+/** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
+const head = (text: string, at: number) => text.charCodeAt(at) * 65536 + (at + 1 < text.length ? text.charCodeAt(at + 1) : 0);
+
 /** A text read once for every word list asked about it: lower-cased, with the positions where words start. */
 export class ScannedText {
   readonly lower: string;
@@ -128,6 +131,8 @@ export class WordList {
   private readonly sticky: RegExp;
   /** Prefixes of the whole-word alternatives, by length (shorter only for alternatives that short). */
   private readonly wordKeys = new Map<number, Set<string>>();
+  /** First two characters of every word key as one number: most words are ruled out by one lookup, without slicing. */
+  private readonly wordHeads = new Set<number>();
   private readonly innerKeys: string[];
 
   constructor(source: string, alternatives: WordListSource) {
@@ -137,12 +142,14 @@ export class WordList {
       if (key === '') throw new Error(`a word pattern may not match the empty text: ${source}`);
       const keys = this.wordKeys.get(key.length) ?? new Set<string>();
       this.wordKeys.set(key.length, keys.add(key));
+      this.wordHeads.add(head(key, 0));
     }
     this.innerKeys = [...new Set(alternatives.inner.flatMap((alternative) => prefixesOf(alternative, INNER_PREFIX)))];
     if (this.innerKeys.includes('')) throw new Error(`a word pattern may not match the empty text: ${source}`);
   }
 
   private startsAKeyword(lower: string, at: number): boolean {
+    if (!this.wordHeads.has(head(lower, at)) && !this.wordHeads.has(lower.charCodeAt(at) * 65536)) return false;
     for (const [length, keys] of this.wordKeys) if (keys.has(lower.slice(at, at + length))) return true;
     return false;
   }
