@@ -125,12 +125,11 @@ function cuesOf(text: string): Cue[] {
   const codeWords = CODE_WORDS.find(scanned);
   // Most mail has no code word at all: the other lists need not be read.
   if (codeWords.length === 0) return [];
-  const core = new Set<number>();
-  for (const match of CORE_CODE_WORD.find(scanned)) core.add(match.start);
   const cues: Cue[] = [];
   for (const { start, end } of codeWords) {
     const positive = !namesOtherCode(text, start, end);
-    cues.push({ start, end, positive, core: positive && core.has(start) });
+    // Only where a code word starts can a word naming a code outright start: asked there, not over the whole text.
+    cues.push({ start, end, positive, core: positive && CORE_CODE_WORD.matchesAt(text, start) });
   }
   for (const { start, end } of NOT_CODE_WORDS.find(scanned)) cues.push({ start, end, positive: false, core: false });
   return cues.sort((a, b) => a.start - b.start);

@@ -154,6 +154,12 @@ export class WordList {
     return false;
   }
 
+  /** True when a match of `pattern` starts at `start`. */
+  matchesAt(text: string, start: number): boolean {
+    this.sticky.lastIndex = start;
+    return this.sticky.test(text);
+  }
+
   /** The matches of `pattern` in the text, in order, as `matchAll` finds them. */
   find(scanned: ScannedText): WordMatch[] {
     const { text, lower } = scanned;
