@@ -2,7 +2,8 @@
  * SMTP ingest throughput: Postfix's smtp-source sends N messages of about 10 KB from S concurrent
  * sessions, once over persistent connections (-d) and once with a new connection per message, to
  * Mailroom (SQLite, and PostgreSQL when a URL is given) and, in the same run, to a bare smtp-server
- * that discards each message (the library's ceiling) and maildev 2.2.1 (a peer). See bench/README.md.
+ * that discards each message (the library's ceiling) and maildev 2.2.1 (a peer). With rspamd installed,
+ * one more row has the spam check on (MAILROOM_SPAM_CHECK, docs/spam.md). See bench/README.md.
  */
 import { parseArgs } from 'node:util';
 import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
@@ -10,6 +11,7 @@ import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
+import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspamd.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -98,12 +100,25 @@ function printTable(rows: Row[], reference: string): void {
   for (const line of lines) console.log(format(line));
 }
 
+const SPAM_ROW = 'mailroom sqlite + rspamd';
+
+/** The spam check's cost: with S sessions each message takes S/rate on average, so the difference is what the check adds. */
+function printSpamCost(rows: Row[]): void {
+  for (const mode of ['persistent', 'per-message'] as const) {
+    const off = rows.find((r) => r.target === 'mailroom sqlite' && r.mode === mode);
+    const on = rows.find((r) => r.target === SPAM_ROW && r.mode === mode);
+    if (off === undefined || on === undefined) continue;
+    const extraMs = (SESSIONS / on.rate - SESSIONS / off.rate) * 1000;
+    console.log(`spam check on, ${mode}: ${on.rate.toFixed(0)} msg/s (off: ${off.rate.toFixed(0)}), ${extraMs.toFixed(1)} ms extra latency per message`);
+  }
+}
+
 async function main(): Promise<void> {
   prepareSmtpBench(BUILD);
   const dns = await startSenderDns();
   const workerEnv: Record<string, string> = options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers };
-  const mailroom = (postgresUrl?: string) => async (): Promise<BenchTarget> => {
-    const instance = await startMailroom({ dnsServer: dns.address, postgresUrl, build: BUILD, env: workerEnv });
+  const mailroom = (postgresUrl?: string, env: Record<string, string> = {}) => async (): Promise<BenchTarget> => {
+    const instance = await startMailroom({ dnsServer: dns.address, postgresUrl, build: BUILD, env: { ...workerEnv, ...env } });
     return {
       port: instance.smtpPort,
       to: instance.inboxAddress,
@@ -122,6 +137,13 @@ async function main(): Promise<void> {
   ];
   if (POSTGRES_URL) targets.push(['mailroom postgres', mailroom(POSTGRES_URL)]);
   else console.log('PostgreSQL skipped: set MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL) to include it.');
+  let rspamd: Rspamd | undefined;
+  if (rspamdAvailable()) {
+    targets.push([SPAM_ROW, async () => {
+      rspamd ??= await startRspamd({ dnsServer: dns.address });
+      return mailroom(undefined, { MAILROOM_SPAM_CHECK: rspamd.url })();
+    }]);
+  } else console.log(`${SPAM_ROW} skipped: rspamd is not installed (apt-get install rspamd).`);
   const selected = options.only === undefined ? targets : targets.filter(([name]) => options.only?.split(',').some((o) => name.includes(o)));
 
   const rows: Row[] = [];
@@ -130,9 +152,11 @@ async function main(): Promise<void> {
       for (const mode of ['persistent', 'per-message'] as const) rows.push(await measure(name, mode, start));
     }
   } finally {
+    await rspamd?.close();
     await dns.close();
   }
   printTable(rows, 'smtp-server (discard)');
+  printSpamCost(rows);
   const lost = rows.filter((r) => r.accepted !== r.expected);
   if (lost.length > 0) {
     console.error(`\nMISMATCH: ${lost.map((r) => `${r.target} ${r.mode} stored ${r.accepted} of ${r.expected}`).join('; ')}`);

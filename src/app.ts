@@ -75,6 +75,9 @@ import { LocalAccountService, type LocalAccount } from './services/local-account
 import { localAccountFile } from './adapters/secrets/local-account-file.js';
 import { LoginFreeSessions } from './services/login-free-sessions.js';
 import { RetentionService } from './services/retention.service.js';
+import { SpamCheckService } from './services/spam-check.service.js';
+import { RspamdSpamFilter } from './adapters/spam/rspamd.spam-filter.js';
+import { createSpamRecheckTask } from './workers/spam-recheck.worker.js';
 
 export interface AppServices {
   imap: ImapMailboxService;
@@ -261,6 +264,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     rateLimitRedis === undefined ? new MemoryFailureCounter(windowMs) : new RedisFailureCounter(rateLimitRedis, config.realtime.redisPrefix, windowMs);
   const auth = new AuthService(repos, logBackgroundError);
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
+  const spam = new SpamCheckService(config.spam.url === undefined ? undefined : new RspamdSpamFilter(config.spam.url), config.spam, repos, blobs, events);
   const accounts = new AccountService(repos, tenants, sessionSecret, { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs));
   const services: AppServices = {
     tenants,
@@ -277,7 +281,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     emailBulk: new EmailBulkService(repos, blobs, events, inboxes, logBackgroundError),
     inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
-    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage),
+    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage, spam),
     logs: new ActivityLogService(repos),
     webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
     chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
@@ -308,6 +312,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   tasks.push(createInboxExpirySweeper({ inboxes, intervalMs: config.inboxes.sweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(deliveryWorker);
+  if (config.spam.url !== undefined) tasks.push(createSpamRecheckTask({ spam, intervalMs: config.spam.recheckIntervalMs, leases: repos.leases, logger }));
   tasks.push(createPeriodicTask({ name: 'session-sweep', intervalMs: SESSION_SWEEP_MS, leases: repos.leases, logger, run: () => services.accounts.sweepExpiredSessions().then(() => undefined) }));
   participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs, perTenant: config.webhooks.concurrencyPerTenant }));
   participants.push(usage.participant());
@@ -394,6 +399,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await Promise.all(tasks.map((task) => task.stop()));
       await deliveries.releaseClaims().catch(logBackgroundError);
       sender.close();
+      spam.close();
       // Long polls would hold http.close() for up to a minute: answer them (204) now.
       waiters.close();
       // SSE streams get a final event and end, so http.close() does not wait on them.

@@ -5,6 +5,7 @@ import { createRepositories, createUnitOfWork } from '../../src/adapters/db/repo
 import { blobKeys } from '../../src/adapters/blobs/blob-keys.js';
 import type { DatabaseConfig } from '../../src/config/config.js';
 import { makeAuthSummary, makeSnippet, type Email } from '../../src/core/email.js';
+import { spamFields } from '../../src/core/spam.js';
 import { TenantService } from '../../src/services/tenant.service.js';
 
 /** Each email its own code (as real verification mail has), so a search for one code finds one email. */
@@ -92,6 +93,7 @@ export class EmailSeeder {
       size: 4096,
       remoteAddress: '192.0.2.1',
       envelope: { mailFrom: `sender${index % 500}@sender.example`, helo: 'mail.sender.example' },
+      ...spamFields({ state: 'off' }),
       createdAt: at,
       updatedAt: at,
     };

@@ -69,6 +69,22 @@ export type Email = {
     helo: string | null;
     clientIp: string | null;
   };
+  /** off: no spam filter is configured; done: the filter scored the mail; unavailable: it did not answer in time (a worker tries again and emits email.updated) */
+  spamCheck: "off" | "done" | "unavailable";
+  spamScore: number | null;
+  spamThreshold: number | null;
+  isSpam: boolean | null;
+  spamAction: string | null;
+  /** The rules the message matched, largest effect first; empty unless spamCheck is done */
+  spamRules: Array<{
+    /** The filter's rule (rspamd symbol), e.g. GTUBE, R_SPF_FAIL */
+    name: string;
+    /** What the rule added to the score (negative: evidence of ham) */
+    score: number;
+    description: string | null;
+    /** What the rule matched on, as the filter reports it */
+    options: Array<string>;
+  }>;
   createdAt: string;
   updatedAt: string;
 };
@@ -101,7 +117,7 @@ export type ActivityLogEntry = {
   type: "SMTP_RECEIVED" | "SPAM_CHECK" | "WEBHOOK" | "CHATAPP" | "CHATAPP_BOT" | "BULK_ACTION";
   status: "SUCCESS" | "FAILED" | "PENDING";
   message: string;
-  /** By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary; WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId */
+  /** By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary, and with a spam filter configured spamCheck, spamScore, spamThreshold, isSpam, spamAction, spamRules (status FAILED: SPF, DKIM or DMARC failed or the mail is spam; PENDING: the verdict is still to come); WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId */
   metadata: Record<string, unknown>;
   emailId: string | null;
   environmentId: string | null;

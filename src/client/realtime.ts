@@ -33,11 +33,22 @@ export interface InboxMessageData {
   extractionSkipped: InboxMessage['extractionSkipped'];
 }
 
+/** email.updated: the read flag, or the spam verdict the recheck worker filled in (docs/spam.md). */
+export interface EmailChanges {
+  read?: boolean;
+  spamCheck?: 'off' | 'done' | 'unavailable';
+  spamScore?: number | null;
+  spamThreshold?: number | null;
+  isSpam?: boolean | null;
+  spamAction?: string | null;
+  spamRules?: Array<{ name: string; score: number; description: string | null; options: string[] }>;
+}
+
 export type RealtimeEvent =
   | Envelope<'connected', { tenantId: string; connectedAt: string; mode: StreamMode; connectionId: string }>
   | Envelope<'heartbeat', { timestamp: string }>
   | Envelope<'email.received', EmailReceivedData>
-  | Envelope<'email.updated', { id: string; changes: { read?: boolean } }>
+  | Envelope<'email.updated', { id: string; changes: EmailChanges }>
   | Envelope<'email.deleted', { id: string }>
   | Envelope<'inbox.message', InboxMessageData>
   | Envelope<'disconnect', { reason: 'slow_consumer' | 'shutdown' | 'key_revoked' | 'session_ended'; message: string }>;

@@ -114,6 +114,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the spam check as off, host:port or an http(s) URL, and nothing else', () => {
+    expect(loadConfig({}).spam).toEqual({ url: undefined, timeoutMs: 1500, recheckIntervalMs: 60_000 });
+    expect(loadConfig({ MAILROOM_SPAM_CHECK: 'off' }).spam.url).toBeUndefined();
+    expect(loadConfig({ MAILROOM_SPAM_CHECK: '127.0.0.1:11333' }).spam.url).toBe('http://127.0.0.1:11333/');
+    expect(loadConfig({ MAILROOM_SPAM_CHECK: 'https://filter.internal/rspamd/' }).spam.url).toBe('https://filter.internal/rspamd/');
+    for (const value of ['ftp://filter:11333', 'http://filter:11333/?x=1', 'filter', 'on']) expect(configError({ MAILROOM_SPAM_CHECK: value }).variable, value).toBe('MAILROOM_SPAM_CHECK');
+  });
+
   it('mailroom mcp needs MAILROOM_API_KEY and takes the API address with or without /api/v1', () => {
     expect(configError({}, mcpClientSettings).variable).toBe('MAILROOM_API_KEY');
     expect(mcpClientSettings({ MAILROOM_API_KEY: 'mr_x' })).toEqual({ apiUrl: 'https://localhost:8443', apiKey: 'mr_x' });

@@ -1,3 +1,4 @@
+import type { SpamFields } from './spam.js';
 import type { AuthResult } from './vocab.js';
 
 export interface AttachmentMeta {
@@ -24,7 +25,8 @@ export interface AuthDiagnostics {
   dmarc: { domain: string | null; policy: string | null; spfAligned: boolean; dkimAligned: boolean; explanation: string | null };
 }
 
-export interface Email {
+/** The spam fields (spamCheck, spamScore, …) come from SpamFields: docs/spam.md. */
+export interface Email extends SpamFields {
   id: string;
   tenantId: string;
   environmentId: string;

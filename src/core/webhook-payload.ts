@@ -1,9 +1,10 @@
 import type { CustomStorageLocation } from './custom-storage.js';
 import type { Email, EmailContent } from './email.js';
+import type { SpamFields } from './spam.js';
 import type { StorageProvider } from './vocab.js';
 
-/** The body POSTed to a webhook url: spec 2.9, field for field. */
-export interface WebhookPayload {
+/** The body POSTed to a webhook url: spec 2.9, field for field, plus the spam verdict (docs/spam.md). */
+export interface WebhookPayload extends SpamFields {
   id: string;
   from: string;
   to: string[];
@@ -48,6 +49,12 @@ export function buildWebhookPayload(email: Email, content: EmailContent, storage
     dkimResult: email.dkimResult,
     dmarcResult: email.dmarcResult,
     authSummary: email.authSummary,
+    spamCheck: email.spamCheck,
+    spamScore: email.spamScore,
+    spamThreshold: email.spamThreshold,
+    isSpam: email.isSpam,
+    spamAction: email.spamAction,
+    spamRules: email.spamRules,
     ...storageFields(storage),
   };
 }

@@ -14,6 +14,8 @@ import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 import { SERVICE_PLACEMENTS, type BlobPlacements, type EmailBlobPlacement } from './blob-placement.js';
 import type { Delivery } from './recipient.service.js';
 import { toExtractedView } from './extracted-view.js';
+import { spamCheckLogMessage, spamCheckLogMetadata, spamCheckLogStatus, spamFields, type SpamVerdict } from '../core/spam.js';
+import type { SpamCheckService } from './spam-check.service.js';
 
 /** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
 export interface IncomingMessage {
@@ -89,16 +91,16 @@ export class IngestService {
     private readonly placements: BlobPlacements = SERVICE_PLACEMENTS,
     /** MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE: more is refused before anything is written. */
     private readonly maxAttachments = Number.POSITIVE_INFINITY,
+    /** The spam filter asked before the 250 (docs/spam.md); without it every message is `spamCheck: "off"`. */
+    private readonly spam?: SpamCheckService,
   ) {}
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
     if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
-    const { parsed, auth, extracted, extractionSkipped } = await this.analyzer.analyze({
-      raw: message.raw,
-      clientIp: message.clientIp,
-      helo: message.helo,
-      mailFrom: message.mailFrom,
-    });
+    const [{ parsed, auth, extracted, extractionSkipped }, spam] = await Promise.all([
+      this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
+      this.checkSpam(message),
+    ]);
     if (parsed.attachments.length > this.maxAttachments) {
       throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
     }
@@ -108,7 +110,7 @@ export class IngestService {
       groupByTenant(message.deliveries).map(async (deliveries, index) => {
         const emailId = index === 0 ? baseEmailId : randomUUID();
         const placement = await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt);
-        return this.prepare({ message, parsed, auth, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement });
+        return this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement });
       }),
     );
     const stored = writes.map(toStoredEmail);
@@ -123,10 +125,18 @@ export class IngestService {
     return { id: baseEmailId };
   }
 
+  /** The spam step (docs/spam.md): runs alongside the analysis, within its own deadline, and never fails the message. */
+  private checkSpam(message: IncomingMessage): Promise<SpamVerdict> {
+    if (this.spam === undefined) return Promise.resolve({ state: 'off' });
+    const recipients = [...new Set(message.deliveries.map((d) => d.address))];
+    return this.spam.check({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom, recipients });
+  }
+
   private prepare(args: {
     message: IncomingMessage;
     parsed: ParsedMessage;
     auth: AuthResults;
+    spam: SpamVerdict;
     extraction: Extraction;
     deliveries: Delivery[];
     baseEmailId: string;
@@ -134,7 +144,7 @@ export class IngestService {
     receivedAt: string;
     placement: EmailBlobPlacement;
   }): TenantWrite {
-    const { message, parsed, auth, extraction, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
+    const { message, parsed, auth, spam, extraction, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
     const first = deliveries[0] as Delivery;
     const tenantId = first.tenantId;
     const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
@@ -162,6 +172,7 @@ export class IngestService {
       attachments,
       snippet: placement.metadataOnly ? '' : makeSnippet(parsed.text ?? ''),
       ...auth,
+      ...spamFields(spam),
       size: message.raw.byteLength,
       remoteAddress: message.clientIp,
       envelope: { mailFrom: message.mailFrom, helo: message.helo || null },
@@ -180,6 +191,7 @@ export class IngestService {
         headers: parsed.headers,
         emlKey: placement.emlKey,
         attachmentKeys: attachments.map((a) => placement.attachmentKey(a.id, a.filename)),
+        spamRecheckAt: this.spam?.firstRecheckAt(spam, receivedAt) ?? null,
       },
       attachmentBytes: parsed.attachments.map((a) => a.content),
       inboxMessages,
@@ -211,14 +223,9 @@ export class IngestService {
         ...common,
         id: randomUUID(),
         type: 'SPAM_CHECK',
-        status: 'SUCCESS',
-        message: email.authSummary,
-        metadata: {
-          spfResult: email.spfResult,
-          dkimResult: email.dkimResult,
-          dmarcResult: email.dmarcResult,
-          authSummary: email.authSummary,
-        },
+        status: spamCheckLogStatus(email, email),
+        message: spamCheckLogMessage(email.authSummary, email),
+        metadata: spamCheckLogMetadata(email, email),
       },
     ];
   }

@@ -193,7 +193,11 @@ describe.each(TEST_DIALECTS)('webhooks (%s)', (dialect) => {
 
       const payload = delivery.json();
       expect(Object.keys(payload).sort()).toEqual(
-        ['attachments', 'authSummary', 'body', 'dkimResult', 'dmarcResult', 'from', 'headers', 'html', 'id', 'receivedAt', 'spfResult', 'subject', 'to', 'usesCustomStorage'].sort(),
+        [
+          ...['attachments', 'authSummary', 'body', 'dkimResult', 'dmarcResult', 'from', 'headers', 'html', 'id', 'receivedAt', 'spfResult', 'subject', 'to', 'usesCustomStorage'],
+          // The spam verdict (docs/spam.md); this app has no filter configured.
+          ...['spamCheck', 'spamScore', 'spamThreshold', 'isSpam', 'spamAction', 'spamRules'],
+        ].sort(),
       );
       expect(payload).toMatchObject({
         id: sent.id,
@@ -203,6 +207,10 @@ describe.each(TEST_DIALECTS)('webhooks (%s)', (dialect) => {
         body: expect.stringContaining('481516'),
         html: expect.stringContaining('<b>481516</b>'),
         usesCustomStorage: false,
+        spamCheck: 'off',
+        spamScore: null,
+        isSpam: null,
+        spamRules: [],
         headers: expect.objectContaining({ 'x-custom': 'custom value', subject: 'Your code' }),
         attachments: [{ id: expect.any(String), filename: 'notes.txt', contentType: 'text/plain', size: 10 }],
       });

@@ -110,6 +110,16 @@ export interface EmailsTable {
   /** The SMTP envelope (migration 0020); null for mail stored before it. */
   mail_from?: string | null;
   helo?: string | null;
+  /** The spam filter's verdict (migration 0022, docs/spam.md); is_spam is 0/1, null unless spam_check is 'done'. */
+  spam_check: string;
+  spam_score: number | null;
+  spam_threshold: number | null;
+  is_spam: number | null;
+  spam_action: string | null;
+  spam_rules_json: string;
+  /** When the recheck worker next asks the filter (null: nothing to do) and how often it has tried. */
+  spam_recheck_at: string | null;
+  spam_recheck_attempts: number;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Email } from '../../../src/client/index.js';
 import { api, saveBlob } from '../api.js';
 import { EmailArtefacts } from '../components/email-artefacts.js';
+import { SpamVerdict } from '../components/spam-verdict.js';
 import { PaperclipIcon } from '../components/icons.js';
 import { ConfirmButton, CopyButton, Empty, ErrorNote, Link, Loading, PageHeader, StatusBadge, formatBytes, formatDate, useAction, useAsync } from '../components/ui.js';
 import { bareContentId, linkifyText, prepareHtml, referencedContentIds } from '../email-html.js';
@@ -26,6 +27,11 @@ export function EmailPage({ id }: { id: string }) {
     if (event.type === 'email.updated' && event.data.id === id && event.data.changes.read !== undefined) {
       const read = event.data.changes.read;
       email.setData((current) => current && { ...current, read });
+    }
+    // The recheck worker filled in the spam verdict the filter could not give before the 250.
+    if (event.type === 'email.updated' && event.data.id === id && event.data.changes.spamCheck !== undefined) {
+      const { read: _read, ...spam } = event.data.changes;
+      email.setData((current) => current && { ...current, ...spam });
     }
   });
 
@@ -78,6 +84,10 @@ export function EmailPage({ id }: { id: string }) {
         <dt>Authentication</dt>
         <dd>
           <AuthResults email={message} />
+        </dd>
+        <dt>Spam</dt>
+        <dd>
+          <SpamVerdict spam={message} />
         </dd>
         <dt>Envelope</dt>
         <dd data-testid="envelope">

@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { EmailKeyset } from '../../../core/email-cursor.js';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
+import type { SpamCheckState, SpamFields, SpamRule } from '../../../core/spam.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
@@ -41,6 +42,26 @@ export interface NewEmail {
   headers: Record<string, string>;
   emlKey: string;
   attachmentKeys: string[];
+  /** When the recheck worker first asks the spam filter again (the filter missed the deadline), else null. */
+  spamRecheckAt?: string | null;
+}
+
+/** Mail whose spam check the recheck worker is to try again: the email, where its EML is, and the tries so far. */
+export interface SpamRecheck {
+  email: Email;
+  emlKey: string;
+  attempts: number;
+}
+
+function spamColumns(spam: SpamFields) {
+  return {
+    spam_check: spam.spamCheck,
+    spam_score: spam.spamScore,
+    spam_threshold: spam.spamThreshold,
+    is_spam: spam.isSpam === null ? null : toFlag(spam.isSpam),
+    spam_action: spam.spamAction,
+    spam_rules_json: JSON.stringify(spam.spamRules),
+  };
 }
 
 export interface StoredAttachment extends AttachmentMeta {
@@ -83,7 +104,8 @@ export async function attachmentsOf(db: Kysely<Database>, emailIds: string[]): P
 const SUMMARY_COLUMNS = [
   'id', 'tenant_id', 'environment_id', 'base_email_id', 'message_id', 'from_address', 'to_json', 'cc_json', 'bcc_json',
   'subject', 'date', 'read', 'has_attachments', 'snippet', 'spf_result', 'dkim_result', 'dmarc_result', 'auth_summary',
-  'auth_diagnostics_json', 'size', 'remote_address', 'mail_from', 'helo', 'created_at', 'updated_at',
+  'auth_diagnostics_json', 'size', 'remote_address', 'mail_from', 'helo', 'spam_check', 'spam_score', 'spam_threshold', 'is_spam',
+  'spam_action', 'spam_rules_json', 'created_at', 'updated_at',
 ] as const;
 type SummaryRow = Pick<EmailRow, (typeof SUMMARY_COLUMNS)[number]>;
 
@@ -121,6 +143,12 @@ const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
   size: row.size,
   remoteAddress: row.remote_address,
   envelope: { mailFrom: row.mail_from ?? null, helo: row.helo ?? null },
+  spamCheck: row.spam_check as SpamCheckState,
+  spamScore: row.spam_score,
+  spamThreshold: row.spam_threshold,
+  isSpam: row.is_spam === null ? null : fromFlag(row.is_spam),
+  spamAction: row.spam_action,
+  spamRules: parseJson<SpamRule[]>(row.spam_rules_json),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -156,6 +184,9 @@ function emailRow(item: NewEmail): EmailRow {
     remote_address: email.remoteAddress,
     mail_from: email.envelope.mailFrom,
     helo: email.envelope.helo,
+    ...spamColumns(email),
+    spam_recheck_at: item.spamRecheckAt ?? null,
+    spam_recheck_attempts: 0,
     created_at: email.createdAt,
     updated_at: email.updatedAt,
   };
@@ -267,6 +298,35 @@ export class EmailRepository {
       .updateTable('emails')
       .set({ read: toFlag(read), updated_at: at })
       .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Up to `limit` emails due for a spam recheck at `now`, longest waiting first. */
+  async dueSpamRechecks(now: string, limit: number): Promise<SpamRecheck[]> {
+    const rows = await this.db
+      .selectFrom('emails')
+      .select([...SUMMARY_COLUMNS, 'eml_key', 'spam_recheck_attempts'])
+      .where('spam_recheck_at', 'is not', null)
+      .where('spam_recheck_at', '<=', now)
+      .orderBy('spam_recheck_at')
+      .limit(limit)
+      .execute();
+    const attachments = await this.attachmentsOf(rows.map((row) => row.id));
+    return rows.map((row) => ({ email: toEmail(row, attachments.get(row.id) ?? []), emlKey: row.eml_key, attempts: row.spam_recheck_attempts }));
+  }
+
+  /** Records a failed recheck: the next try at `next` (null: given up), after `attempts` tries. */
+  async postponeSpamRecheck(id: string, next: string | null, attempts: number): Promise<void> {
+    await this.db.updateTable('emails').set({ spam_recheck_at: next, spam_recheck_attempts: attempts }).where('id', '=', id).execute();
+  }
+
+  /** Stores the filter's verdict and ends the rechecks; false when the email is gone. */
+  async setSpamVerdict(id: string, spam: SpamFields, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('emails')
+      .set({ ...spamColumns(spam), spam_recheck_at: null, updated_at: at })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

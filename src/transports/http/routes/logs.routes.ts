@@ -13,7 +13,7 @@ export const LogEntrySchema = Type.Object(
     message: Type.String(),
     metadata: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary; ' +
+        'By type (spec 2.10): SMTP_RECEIVED baseEmailId, from, to, subject, remoteAddress, size; SPAM_CHECK spfResult, dkimResult, dmarcResult, authSummary, and with a spam filter configured spamCheck, spamScore, spamThreshold, isSpam, spamAction, spamRules (status FAILED: SPF, DKIM or DMARC failed or the mail is spam; PENDING: the verdict is still to come); ' +
         'WEBHOOK webhookId, statusCode, durationMs, attemptsMade; CHATAPP integrationId, attemptsMade; CHATAPP_BOT channelConfigId, channelId, guildId',
     }),
     emailId: Nullable(Type.String({ description: 'The email UUID; kept after the email is deleted' })),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Email } from '../../../core/email.js';
 import { AUTH_RESULTS } from '../../../core/vocab.js';
+import { SPAM_CHECK_STATES } from '../../../core/spam.js';
 import { IsoDate, Nullable } from './common.js';
 
 const AuthResultSchema = Type.Union(AUTH_RESULTS.map((r) => Type.Literal(r)));
@@ -37,6 +38,28 @@ export const AuthDiagnosticsSchema = Type.Object(
   { description: 'Why each check came out as it did' },
 );
 
+export const SpamRuleSchema = Type.Object(
+  {
+    name: Type.String({ description: "The filter's rule (rspamd symbol), e.g. GTUBE, R_SPF_FAIL" }),
+    score: Type.Number({ description: 'What the rule added to the score (negative: evidence of ham)' }),
+    description: Nullable(Type.String()),
+    options: Type.Array(Type.String(), { description: 'What the rule matched on, as the filter reports it' }),
+  },
+  { title: 'SpamRule' },
+);
+
+/** docs/spam.md: the spam filter's verdict, on every email. */
+const spamProperties = {
+  spamCheck: Type.Union(SPAM_CHECK_STATES.map((s) => Type.Literal(s)), {
+    description: 'off: no spam filter is configured; done: the filter scored the mail; unavailable: it did not answer in time (a worker tries again and emits email.updated)',
+  }),
+  spamScore: Nullable(Type.Number({ description: 'The spam score; null unless spamCheck is done' })),
+  spamThreshold: Nullable(Type.Number({ description: 'The score from which the filter rejects mail as spam (rspamd required_score)' })),
+  isSpam: Nullable(Type.Boolean({ description: 'spamScore reached spamThreshold' })),
+  spamAction: Nullable(Type.String({ description: "What the filter would have the MTA do: no action, greylist, add header, rewrite subject, soft reject, reject" })),
+  spamRules: Type.Array(SpamRuleSchema, { description: 'The rules the message matched, largest effect first; empty unless spamCheck is done' }),
+};
+
 export const EmailSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -67,6 +90,7 @@ export const EmailSchema = Type.Object(
       },
       { description: 'The SMTP envelope; mailFrom and helo are null for mail stored before they were recorded' },
     ),
+    ...spamProperties,
     createdAt: IsoDate,
     updatedAt: IsoDate,
   },
