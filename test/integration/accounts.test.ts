@@ -199,7 +199,7 @@ describe('closed sign-up', () => {
 
   it('refuses self-service sign-up with 403 and says so in /auth/config', async () => {
     const client = t.client();
-    expect((await client.get('/api/v1/auth/config', { apiKey: null })).json()).toEqual({ signup: 'closed' });
+    expect((await client.get('/api/v1/auth/config', { apiKey: null })).json()).toEqual({ signup: 'closed', emailVerification: false, passwordReset: false });
     const refused = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: PASSWORD }, { apiKey: null });
     expect(refused.json()).toMatchObject({ statusCode: 403, code: 'SIGNUP_CLOSED' });
   });
