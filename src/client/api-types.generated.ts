@@ -502,6 +502,9 @@ export interface Operations {
         tenantId: string;
         createdAt: string;
       };
+    } | {
+      status: "check-email";
+      message: string;
     };
   };
   /** Follow an emailed sign-up link: makes the account and signs in */
@@ -1146,7 +1149,7 @@ export interface Operations {
       afterId?: string;
     };
     body: never;
-    response: InboxMessage;
+    response: InboxMessage | void;
   };
   /** List chat-app integrations, newest first */
   "GET /api/v1/integrations": {
@@ -1292,7 +1295,7 @@ export interface Operations {
     path: Record<string, never>;
     query: Record<string, never>;
     body: Record<string, unknown> | Array<Record<string, unknown>>;
-    response: Record<string, unknown>;
+    response: Record<string, unknown> | unknown;
   };
   /** Server-sent events of the tenant (broadcast or distributed) */
   "GET /api/v1/realtime/events": {

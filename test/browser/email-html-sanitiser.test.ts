@@ -116,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('email HTML sanitiser in Chromium, without t
       const found = await page.evaluate((source) => {
         const doc = new DOMParser().parseFromString(source, 'text/html');
         const bad = doc.querySelectorAll('frameset, frame, iframe, noframes, object, embed, applet, portal, link, form, base[href], meta[http-equiv]:not([http-equiv="Content-Security-Policy"]), [ping], [action], [formaction]');
-        return [...bad].map((element) => element.outerHTML.slice(0, 120));
+        return Array.from(bad, (element) => element.outerHTML.slice(0, 120));
       }, prepared);
       expect(found).toEqual([]);
       expect(await render(prepared)).toEqual([]);
