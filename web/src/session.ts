@@ -54,9 +54,18 @@ export async function signUp(email: string, password: string, firstSteps: () => 
   return 'signed-in';
 }
 
-export const verifyEmail = async (token: string, firstSteps: () => Promise<unknown>) => startNewAccount(await accounts.verifyEmail({ token }), firstSteps);
+/** A refresh still in flight (the app's first, without a cookie) must not sign out the session a link starts. */
+const afterRefresh = async () => void (await refreshing);
+
+export async function verifyEmail(token: string, firstSteps: () => Promise<unknown>): Promise<void> {
+  await afterRefresh();
+  await startNewAccount(await accounts.verifyEmail({ token }), firstSteps);
+}
 export const requestPasswordReset = async (email: string) => void (await accounts.requestPasswordReset({ email }));
-export const resetPassword = async (token: string, password: string) => setSession(await accounts.resetPassword({ token, password }));
+export async function resetPassword(token: string, password: string): Promise<void> {
+  await afterRefresh();
+  setSession(await accounts.resetPassword({ token, password }));
+}
 export const authConfig = () => accounts.config();
 
 export async function signOut(): Promise<void> {
