@@ -3,6 +3,9 @@ import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import type { HttpClient, HttpResponse } from '../helpers/http-client.js';
 import { linkToken, startSmtpRelay, type SmtpRelay } from '../helpers/smtp-relay.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { MemoryFailureCounter } from '../../src/adapters/events/memory.failure-counter.js';
+import { SmtpRelayOutboundMail } from '../../src/adapters/mail/smtp-relay.outbound-mail.js';
+import { AccountLinkService, DEFAULT_ACCOUNT_LINK_SETTINGS } from '../../src/services/account-link.service.js';
 
 warnIfPostgresSkipped();
 
@@ -135,6 +138,30 @@ describe.each(TEST_DIALECTS)('sign-up verification and password reset by email (
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+
+  it('refuses links once they expire (24 h for sign-up, 1 h for reset)', async () => {
+    let now = Date.now();
+    const mail = new SmtpRelayOutboundMail(relay.url, 'accounts@mailroom.test');
+    const failures: unknown[] = [];
+    const { repos, services } = t.app.ctx;
+    const links = new AccountLinkService(repos, services.accounts, mail, { ...DEFAULT_ACCOUNT_LINK_SETTINGS, publicUrl: 'https://dashboard.example' }, new MemoryFailureCounter(60_000), (error) => failures.push(error), () => now);
+    try {
+      const email = uniqueEmail();
+      await links.requestSignup({ email, password: PASSWORD });
+      const signupToken = linkToken((await relay.waitFor(email, 'Confirm your')).text, 'verify-email');
+      now += 24 * 3_600_000 + 1;
+      await expect(links.verifySignup(signupToken)).rejects.toMatchObject({ code: 'LINK_INVALID' });
+
+      const { email: owner } = await verifiedAccount();
+      await links.requestPasswordReset(owner);
+      const resetToken = linkToken((await relay.waitFor(owner, 'Reset your')).text, 'reset-password');
+      now += 3_600_000 + 1;
+      await expect(links.resetPassword(resetToken, NEW_PASSWORD)).rejects.toMatchObject({ code: 'LINK_INVALID' });
+      expect(failures).toEqual([]);
+    } finally {
+      mail.close();
+    }
+  });
 
   it('changes the password of the signed-in user: the current one is checked, the rules apply, other sessions end', async () => {
     const { email, session } = await verifiedAccount();
