@@ -102,12 +102,19 @@ function parametersType(parameters: Parameter[], where: 'path' | 'query', depth:
   return objectType({ type: 'object', properties, required: selected.filter((p) => p.required).map((p) => p.name) }, depth);
 }
 
-function successResponse(operation: Operation, depth: number): string {
-  const [status, response] = Object.entries(operation.responses ?? {}).find(([code]) => /^2\d\d$/.test(code)) ?? [];
-  if (status === undefined || status === '204') return 'void';
+/** One success status: its JSON type, Blob for other content, void for no content. */
+function responseType(status: string, response: { content?: Record<string, { schema?: JsonSchema }> } | undefined, depth: number): string {
+  if (status === '204') return 'void';
   const content = response?.content ?? {};
   if (content['application/json'] !== undefined) return toTs(content['application/json'].schema, depth);
   return Object.keys(content).some((type) => !type.startsWith('application/json')) ? 'Blob' : 'unknown';
+}
+
+/** Every 2xx the operation documents, as a union (sign-up answers 201 with a session or 202 `check-email`). */
+function successResponse(operation: Operation, depth: number): string {
+  const successes = Object.entries(operation.responses ?? {}).filter(([code]) => /^2\d\d$/.test(code));
+  if (successes.length === 0) return 'void';
+  return [...new Set(successes.map(([status, response]) => responseType(status, response, depth)))].join(' | ');
 }
 
 function operationEntry(method: string, path: string, operation: Operation): string {

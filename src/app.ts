@@ -64,6 +64,8 @@ import { RedisFailureCounter } from './adapters/events/redis.failure-counter.js'
 import type { FailureCounter } from './ports/failure-counter.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
+import { AccountLinkService, DEFAULT_ACCOUNT_LINK_SETTINGS } from './services/account-link.service.js';
+import { SmtpRelayOutboundMail } from './adapters/mail/smtp-relay.outbound-mail.js';
 import { createPeriodicTask } from './workers/periodic-task.js';
 import { TenantBlobStores, type OpenCustomStore } from './services/tenant-blob-stores.js';
 import { CustomStorageService } from './services/custom-storage.service.js';
@@ -100,6 +102,8 @@ export interface AppServices {
   environments: EnvironmentService;
   usage: UsageService;
   accounts: AccountService;
+  /** Emailed sign-up and reset links; undefined without MAILROOM_SMTP_RELAY_URL (docs/dashboard.md). */
+  accountLinks: AccountLinkService | undefined;
   storage: CustomStorageService;
   retention: RetentionService;
   loginFree: LoginFreeSessions;
@@ -266,6 +270,15 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
   const spam = new SpamCheckService(config.spam.url === undefined ? undefined : new RspamdSpamFilter(config.spam.url), config.spam, repos, blobs, events);
   const accounts = new AccountService(repos, tenants, sessionSecret, { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs));
+  const outboundMail = config.mail.relayUrl === undefined ? undefined : new SmtpRelayOutboundMail(config.mail.relayUrl, config.mail.from);
+  const accountLinks = outboundMail && new AccountLinkService(
+    repos,
+    accounts,
+    outboundMail,
+    { ...DEFAULT_ACCOUNT_LINK_SETTINGS, publicUrl: config.publicUrl },
+    failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs),
+    (error) => logger.error({ err: error }, 'account mail not sent'),
+  );
   const services: AppServices = {
     tenants,
     auth,
@@ -291,6 +304,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     environments: new EnvironmentService(repos),
     usage,
     accounts,
+    accountLinks,
     loginFree: new LoginFreeSessions(accounts, config.local.dashboardLogin === 'off-on-loopback' ? localAccount?.userId : undefined),
     storage: new CustomStorageService({
       repos,
@@ -400,6 +414,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await deliveries.releaseClaims().catch(logBackgroundError);
       sender.close();
       spam.close();
+      outboundMail?.close();
       // Long polls would hold http.close() for up to a minute: answer them (204) now.
       waiters.close();
       // SSE streams get a final event and end, so http.close() does not wait on them.

@@ -37,6 +37,8 @@ Commands:
   user create --email E --password-stdin [--tenant ID] [--json]
                                           Create a dashboard user (password read from stdin); without
                                           --tenant, with a new free-plan account. Works when sign-up is closed
+  user set-password --email E --password-stdin
+                                          Set a dashboard user's password (signs out their sessions)
   doctor                                  Check settings, DNS (MX, PTR), ports, certificate, database, Redis
                                           and blob store; prints what is wrong, exits 1 if anything is
   mcp                                     Run an MCP server on stdio for AI agents, calling the API at
@@ -234,11 +236,19 @@ async function userCommand(args: string[]): Promise<void> {
     args: rest,
     options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, tenant: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
-  if (sub !== 'create') throw new UsageError(`unknown user subcommand "${sub ?? ''}"`);
+  if (sub !== 'create' && sub !== 'set-password') throw new UsageError(`unknown user subcommand "${sub ?? ''}"`);
   if (values.email === undefined) throw new UsageError('--email is required');
-  if (!values['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in, e.g. printf %s "$PW" | mailroom user create …)');
+  if (!values['password-stdin']) throw new UsageError(`--password-stdin is required (pipe the password in, e.g. printf %s "$PW" | mailroom user ${sub} …)`);
+  if (sub === 'set-password' && (values.tenant !== undefined || values.json)) throw new UsageError('user set-password takes only --email and --password-stdin');
   const password = await readStdin();
   const config = loadConfig(adminEnv);
+  if (sub === 'set-password') {
+    await withTenants(async (tenants, repos) => {
+      const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
+      await accounts.setPassword(values.email as string, password);
+    });
+    return console.log(`New password set for ${values.email}; their sessions are signed out`);
+  }
   const { user, tenant } = await withTenants(async (tenants, repos) => {
     const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
     return accounts.createUser({ email: values.email as string, password, tenantId: values.tenant });

@@ -366,13 +366,17 @@ export interface Operations {
     body: never;
     response: ApiKey;
   };
-  /** Whether self-service sign-up is open on this server */
+  /** Whether self-service sign-up is open, and whether sign-up and password reset go by email on this server */
   "GET /api/v1/auth/config": {
     path: Record<string, never>;
     query: Record<string, never>;
     body: never;
     response: {
       signup: "open" | "closed";
+      /** true: sign-up answers 202 and the account is made when the emailed link is followed (MAILROOM_SMTP_RELAY_URL is set) */
+      emailVerification: boolean;
+      /** true: a forgotten password can be reset by emailed link (POST /auth/password-reset) */
+      passwordReset: boolean;
     };
   };
   /** The signed-in user and the account (user is null for API keys) */
@@ -391,6 +395,53 @@ export interface Operations {
         id: string;
         name: string;
         plan: string;
+        createdAt: string;
+      };
+    };
+  };
+  /** Change the signed-in user's password; every other session of the user is signed out */
+  "POST /api/v1/auth/password": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      currentPassword: string;
+      /** 8 to 200 characters, not one of the most common passwords */
+      newPassword: string;
+    };
+    response: void;
+  };
+  /** Mail a password-reset link to the address, if it has an account */
+  "POST /api/v1/auth/password-reset": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      email: string;
+    };
+    response: {
+      status: "check-email";
+      message: string;
+    };
+  };
+  /** Set a new password with an emailed reset link; ends every session and signs in */
+  "POST /api/v1/auth/password-reset/confirm": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** The `token` of the emailed link (after `#token=`) */
+      token: string;
+      /** 8 to 200 characters, not one of the most common passwords */
+      password: string;
+    };
+    response: {
+      /** HS256 JWT: send as `Authorization: Bearer <token>` to every /api/v1 route, or as `token` to the realtime stream (broadcast mode) */
+      accessToken: string;
+      tokenType: "Bearer";
+      /** Seconds until the token expires; refresh before then */
+      expiresIn: number;
+      user: {
+        id: string;
+        email: string;
+        tenantId: string;
         createdAt: string;
       };
     };
@@ -445,7 +496,7 @@ export interface Operations {
     body: Record<string, unknown>;
     response: void;
   };
-  /** Create an account: a tenant on the free plan, its production environment and its first user; signs in */
+  /** Create an account: a tenant on the free plan, its production environment and its first user */
   "POST /api/v1/auth/signup": {
     path: Record<string, never>;
     query: Record<string, never>;
@@ -454,6 +505,31 @@ export interface Operations {
       email: string;
       /** 8 to 200 characters */
       password: string;
+    };
+    response: {
+      /** HS256 JWT: send as `Authorization: Bearer <token>` to every /api/v1 route, or as `token` to the realtime stream (broadcast mode) */
+      accessToken: string;
+      tokenType: "Bearer";
+      /** Seconds until the token expires; refresh before then */
+      expiresIn: number;
+      user: {
+        id: string;
+        email: string;
+        tenantId: string;
+        createdAt: string;
+      };
+    } | {
+      status: "check-email";
+      message: string;
+    };
+  };
+  /** Follow an emailed sign-up link: makes the account and signs in */
+  "POST /api/v1/auth/verify-email": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: {
+      /** The `token` of the emailed link (after `#token=`) */
+      token: string;
     };
     response: {
       /** HS256 JWT: send as `Authorization: Bearer <token>` to every /api/v1 route, or as `token` to the realtime stream (broadcast mode) */
@@ -1089,7 +1165,7 @@ export interface Operations {
       afterId?: string;
     };
     body: never;
-    response: InboxMessage;
+    response: InboxMessage | void;
   };
   /** List chat-app integrations, newest first */
   "GET /api/v1/integrations": {
@@ -1235,7 +1311,7 @@ export interface Operations {
     path: Record<string, never>;
     query: Record<string, never>;
     body: Record<string, unknown> | Array<Record<string, unknown>>;
-    response: Record<string, unknown>;
+    response: Record<string, unknown> | unknown;
   };
   /** Server-sent events of the tenant (broadcast or distributed) */
   "GET /api/v1/realtime/events": {

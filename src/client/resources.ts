@@ -155,6 +155,12 @@ export class AccountResource {
   signIn = (body: BodyOf<'POST /api/v1/auth/signin'>) => this.http.call('POST /api/v1/auth/signin', { body });
   refresh = () => this.http.call('POST /api/v1/auth/refresh', { body: {} });
   signOut = () => this.http.call('POST /api/v1/auth/signout', { body: {} });
+  /** Follows an emailed sign-up link (its `#token=`): creates the account and signs in. */
+  verifyEmail = (body: BodyOf<'POST /api/v1/auth/verify-email'>) => this.http.call('POST /api/v1/auth/verify-email', { body });
+  requestPasswordReset = (body: BodyOf<'POST /api/v1/auth/password-reset'>) => this.http.call('POST /api/v1/auth/password-reset', { body });
+  resetPassword = (body: BodyOf<'POST /api/v1/auth/password-reset/confirm'>) => this.http.call('POST /api/v1/auth/password-reset/confirm', { body });
+  /** The signed-in user's password (a session JWT, not an API key); other sessions are signed out. */
+  changePassword = (body: BodyOf<'POST /api/v1/auth/password'>) => this.http.call('POST /api/v1/auth/password', { body });
 }
 
 /** Custom object storage (paid plans): where new mail of the account is stored. */

@@ -96,10 +96,20 @@ describe('loadConfig', () => {
     ['MAILROOM_DNS_SERVERS', '127.0.0.1:53,dns server'],
     ['MAILROOM_LOG_LEVEL', 'verbose'],
     ['MAILROOM_HTTP_HOST', 'local host'],
+    ['MAILROOM_SMTP_RELAY_URL', 'http://relay.example:587'],
+    ['MAILROOM_SMTP_RELAY_URL', 'smtp://relay.example:587/path'],
+    ['MAILROOM_SMTP_RELAY_URL', 'smtp://relay.example:587?tls=off'],
+    ['MAILROOM_MAIL_FROM', 'Mailroom <a@b.example>\r\nBcc: x@y.example'],
   ])('rejects %s=%s with an error naming it', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.variable).toBe(name);
     expect(error.message).toContain(name);
+  });
+
+  it('reads the mail relay and sender, defaulting the sender to the mail domain', () => {
+    expect(loadConfig({}).mail).toEqual({ relayUrl: undefined, from: 'Mailroom <no-reply@mailroom.localhost>' });
+    const mail = loadConfig({ MAILROOM_SMTP_RELAY_URL: 'smtps://u%40x:p%3Aw@relay.example:465', MAILROOM_MAIL_FROM: 'ops@example.com' }).mail;
+    expect(mail).toEqual({ relayUrl: 'smtps://u%40x:p%3Aw@relay.example:465', from: 'ops@example.com' });
   });
 
   it('rejects a certificate without its key and the other way round', () => {

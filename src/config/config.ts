@@ -8,6 +8,7 @@ import { limitsSettings, type LimitsSettings } from './limits-settings.js';
 import { localSettings, type LocalSettings } from './local-settings.js';
 import { extractionSettings } from './extraction-settings.js';
 import { spamSettings, type SpamSettings } from './spam-settings.js';
+import { mailSettings, type MailSettings } from './mail-settings.js';
 import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
@@ -57,6 +58,8 @@ export interface AppConfig {
   access: { trustProxy: boolean; rateLimitMultiplier: number };
   /** docs/dashboard.md: self-service sign-up and the session-token signing secret (undefined: generated into the data dir). */
   accounts: { signup: 'open' | 'closed'; jwtSecret: string | undefined };
+  /** docs/dashboard.md (Email from Mailroom): the relay for verification and password-reset mail. */
+  mail: MailSettings;
   /** docs/storage.md: the service's blob store, tenants' credential key, the orphan sweep. */
   storage: StorageSettings;
   /** docs/operations.md: roles, metrics, shutdown, retention. */
@@ -250,6 +253,7 @@ export function loadConfig(env: RawEnv): AppConfig {
       rateLimitMultiplier: integer(env, 'MAILROOM_RATE_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
     },
     accounts: accounts(env),
+    mail: mailSettings(env, mailDomain),
     storage: storageSettings(env, dataDir),
     operations: operationsSettings(env),
     limits: limitsSettings(env),

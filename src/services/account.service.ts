@@ -66,19 +66,19 @@ const MAX_EMAIL_LENGTH = 254;
 const publicUser = (user: User): PublicUser => ({ id: user.id, email: user.email, tenantId: user.tenantId, createdAt: user.createdAt });
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-function normaliseEmail(raw: string): string {
+export function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) throw new InvalidInputError('INVALID_EMAIL', 'email must be an email address such as you@example.com', { field: 'email' });
   return email;
 }
 
-function checkPasswordRules(password: string): void {
+export function checkPasswordRules(password: string, field = 'password'): void {
   const problem = passwordProblem(password);
   if (problem === 'length') {
-    throw new InvalidInputError('INVALID_PASSWORD', `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, { field: 'password' });
+    throw new InvalidInputError('INVALID_PASSWORD', `${field} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, { field });
   }
   if (problem === 'common') {
-    throw new InvalidInputError('PASSWORD_TOO_COMMON', 'password is one of the most common passwords (the first to be guessed); choose another', { field: 'password' });
+    throw new InvalidInputError('PASSWORD_TOO_COMMON', `${field} is one of the most common passwords (the first to be guessed); choose another`, { field });
   }
 }
 
@@ -101,11 +101,18 @@ export class AccountService {
     this.signInGuard = new LoginGuard(failures, 'signin', { perIdentityAndIp: settings.failuresPerEmail, perIp: settings.failuresPerIp });
   }
 
-  /** Self-service sign-up: a new tenant on the free plan with its production environment, and its first user. */
+  /**
+   * Self-service sign-up without email verification (no relay configured): a new tenant on the free
+   * plan with its production environment, and its first user. With a relay, AccountLinkService signs up.
+   */
   async signUp(input: Credentials): Promise<Session> {
-    if (this.settings.signup === 'closed') throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an operator for an account');
+    this.assertSignupOpen();
     const { user } = await this.createUser(input);
     return this.startSession(user);
+  }
+
+  assertSignupOpen(): void {
+    if (this.settings.signup === 'closed') throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an operator for an account');
   }
 
   /**
@@ -116,8 +123,13 @@ export class AccountService {
     const email = normaliseEmail(input.email);
     checkPasswordRules(input.password);
     if ((await this.repos.users.getByEmail(email)) !== undefined) throw this.emailTaken();
+    return this.createUserWithHash({ email, passwordHash: await hashPassword(input.password), tenantId: input.tenantId });
+  }
+
+  /** A user whose (checked, normalised) email and password hash are known already: a verified sign-up. */
+  async createUserWithHash(input: { email: string; passwordHash: string; tenantId?: string }): Promise<{ user: User; tenant: Tenant }> {
+    const { email, passwordHash } = input;
     const id = randomUUID();
-    const passwordHash = await hashPassword(input.password);
     const createdAt = new Date(this.now()).toISOString();
     const userOf = (tenant: Tenant): User => ({ id, tenantId: tenant.id, email, passwordHash, createdAt, lastSignInAt: null });
     try {
@@ -169,6 +181,38 @@ export class AccountService {
     return this.startSession(user);
   }
 
+  /**
+   * A signed-in user changes their password: the current one is checked (failures count against the
+   * sign-in throttle, so a stolen session cannot guess it), and every other session is ended.
+   */
+  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, clientIp: string): Promise<void> {
+    const user = await this.sessionUser(caller);
+    if (await this.signInGuard.blocked(user.email, clientIp)) {
+      throw new RateLimitedError('LOGIN_THROTTLED', 'Too many failed attempts; wait a few minutes and try again');
+    }
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+      await this.signInGuard.fail(user.email, clientIp);
+      throw new InvalidInputError('WRONG_PASSWORD', 'The current password is not right', { field: 'currentPassword' });
+    }
+    checkPasswordRules(input.newPassword, 'newPassword');
+    await this.repos.users.setPasswordHash(user.id, await hashPassword(input.newPassword));
+    await this.repos.users.deleteSessionsOfUser(user.id, caller.session?.id);
+  }
+
+  /** An operator sets a user's password (`mailroom user set-password`); their sessions end. */
+  async setPassword(rawEmail: string, password: string): Promise<void> {
+    const user = await this.repos.users.getByEmail(normaliseEmail(rawEmail));
+    if (user === undefined) throw new NotFoundError('USER_NOT_FOUND', 'No user has this email');
+    checkPasswordRules(password);
+    await this.replacePassword(user.id, await hashPassword(password));
+  }
+
+  /** A password reset by emailed link: the new password, and every session ended. */
+  async replacePassword(userId: string, passwordHash: string): Promise<void> {
+    await this.repos.users.setPasswordHash(userId, passwordHash);
+    await this.repos.users.deleteSessionsOfUser(userId);
+  }
+
   async signOut(refreshToken: string | undefined): Promise<void> {
     if (refreshToken !== undefined) await this.repos.users.deleteSession(hashToken(refreshToken));
   }
@@ -193,13 +237,21 @@ export class AccountService {
   async profile(caller: Caller): Promise<{ user: PublicUser | null; tenant: Tenant }> {
     const tenant = await this.tenants.getOrThrow(caller.tenantId);
     if (caller.credential !== 'jwt') return { user: null, tenant };
-    const user = await this.repos.users.get(caller.keyId.slice(SESSION_KEY_PREFIX.length));
-    if (user === undefined || user.tenantId !== tenant.id) throw new NotFoundError('USER_NOT_FOUND', 'This user no longer exists');
-    return { user: publicUser(user), tenant };
+    return { user: publicUser(await this.sessionUser(caller)), tenant };
   }
 
+  /** The user behind a dashboard session; API keys have none (403). */
+  private async sessionUser(caller: Caller): Promise<User> {
+    if (caller.credential !== 'jwt') throw new ForbiddenError('SESSION_REQUIRED', 'Only a signed-in dashboard user can do this, not an API key');
+    const user = await this.repos.users.get(caller.keyId.slice(SESSION_KEY_PREFIX.length));
+    if (user === undefined || user.tenantId !== caller.tenantId) throw new NotFoundError('USER_NOT_FOUND', 'This user no longer exists');
+    return user;
+  }
+
+  /** Expired refresh sessions and expired emailed links. */
   async sweepExpiredSessions(): Promise<number> {
-    return this.repos.users.deleteExpiredSessions(new Date(this.now()).toISOString());
+    const now = new Date(this.now()).toISOString();
+    return (await this.repos.users.deleteExpiredSessions(now)) + (await this.repos.accountTokens.deleteExpired(now));
   }
 
   private async startSession(user: User): Promise<Session> {

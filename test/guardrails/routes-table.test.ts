@@ -13,6 +13,9 @@ const PUBLIC_ROUTES: Record<string, string> = {
   '/api/v1/auth/signin': 'dashboard sign-in with email and password',
   '/api/v1/auth/refresh': 'authenticated by the session cookie, not an API key',
   '/api/v1/auth/signout': 'authenticated by the session cookie, not an API key',
+  '/api/v1/auth/verify-email': 'authenticated by the emailed single-use token: the account does not exist yet',
+  '/api/v1/auth/password-reset': 'the user has forgotten their password: no credential at all',
+  '/api/v1/auth/password-reset/confirm': 'authenticated by the emailed single-use token',
 };
 /** Routes left out of the OpenAPI document, with the reason. */
 const HIDDEN_ROUTES: Record<string, string> = {

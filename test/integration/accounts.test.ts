@@ -172,7 +172,7 @@ describe.each(TEST_DIALECTS)('accounts and sessions (%s)', (dialect) => {
   });
 });
 
-describe('mailroom user create', () => {
+describe('mailroom user create and set-password', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -187,7 +187,15 @@ describe('mailroom user create', () => {
     expect(output).toMatchObject({ user: { email }, tenant: { name: email, plan: 'free' } });
     const signedIn = await t.client().post('/api/v1/auth/signin', { email, password: PASSWORD }, { apiKey: null });
     expect(signedIn.json().user.tenantId).toBe(output.tenant.id);
-  });
+
+    const newPassword = 'operator chosen phrase';
+    const set = await runCli(['user', 'set-password', '--email', email.toUpperCase(), '--password-stdin'], { MAILROOM_DATA_DIR: t.dataDir }, `${newPassword}\n`);
+    expect(set.code, set.stderr).toBe(0);
+    const client = t.client();
+    expect((await client.post('/api/v1/auth/refresh', {}, { apiKey: null, headers: { cookie: refreshCookie(signedIn) } })).status).toBe(401);
+    expect((await client.post('/api/v1/auth/signin', { email, password: PASSWORD }, { apiKey: null })).status).toBe(401);
+    expect((await client.post('/api/v1/auth/signin', { email, password: newPassword }, { apiKey: null })).status).toBe(200);
+  }, 120_000);
 });
 
 describe('closed sign-up', () => {
@@ -199,7 +207,7 @@ describe('closed sign-up', () => {
 
   it('refuses self-service sign-up with 403 and says so in /auth/config', async () => {
     const client = t.client();
-    expect((await client.get('/api/v1/auth/config', { apiKey: null })).json()).toEqual({ signup: 'closed' });
+    expect((await client.get('/api/v1/auth/config', { apiKey: null })).json()).toEqual({ signup: 'closed', emailVerification: false, passwordReset: false });
     const refused = await client.post('/api/v1/auth/signup', { email: uniqueEmail(), password: PASSWORD }, { apiKey: null });
     expect(refused.json()).toMatchObject({ statusCode: 403, code: 'SIGNUP_CLOSED' });
   });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Layout } from './components/layout.js';
 import { Loading } from './components/ui.js';
 import { match, navigate, usePath } from './router.js';
-import { currentUser, onSessionChange, refresh } from './session.js';
+import { currentUser, onSessionChange, refresh, type SessionUser } from './session.js';
 import { AuthPage } from './pages/auth.js';
 import { EmailsPage } from './pages/emails.js';
 import { EmailPage } from './pages/email.js';
@@ -17,8 +17,11 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { LogsPage } from './pages/logs.js';
 import { UsagePage } from './pages/usage.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/account-links.js';
+import { AccountSettingsPage } from './pages/account-settings.js';
 
-function route(path: string) {
+function route(path: string, user: SessionUser) {
+  if (match('/settings/account', path)) return <AccountSettingsPage user={user} />;
   let params: Record<string, string> | undefined;
   if ((params = match('/emails/:id', path))) return <EmailPage id={params.id as string} />;
   if ((params = match('/inboxes/:id', path))) return <InboxPage id={params.id as string} />;
@@ -36,6 +39,12 @@ function route(path: string) {
 }
 
 const PUBLIC_PATHS = ['/signin', '/signup'];
+/** Pages of emailed links and password recovery: shown signed in or not (a link opened in a signed-in browser still works). */
+const LINK_PAGES: Record<string, () => preact.JSX.Element> = {
+  '/verify-email': () => <VerifyEmailPage />,
+  '/forgot-password': () => <ForgotPasswordPage />,
+  '/reset-password': () => <ResetPasswordPage />,
+};
 
 export function App() {
   const path = usePath();
@@ -48,11 +57,14 @@ export function App() {
   }, []);
   useEffect(() => {
     if (!checked) return;
+    if (path in LINK_PAGES) return;
     if (user === null && !PUBLIC_PATHS.includes(path)) navigate('/signin', true);
     if (user !== null && (PUBLIC_PATHS.includes(path) || path === '/')) navigate('/emails', true);
   }, [checked, user, path]);
 
+  const linkPage = LINK_PAGES[path];
+  if (linkPage !== undefined) return linkPage();
   if (!checked) return <main class="center"><Loading /></main>;
   if (user === null) return <AuthPage mode={path === '/signup' ? 'signup' : 'signin'} />;
-  return <Layout path={path} user={user}>{route(path)}</Layout>;
+  return <Layout path={path} user={user}>{route(path, user)}</Layout>;
 }

@@ -35,14 +35,38 @@ function setSession(next: SessionResponse | undefined, announce = true): void {
 }
 
 export const signIn = async (email: string, password: string) => setSession(await accounts.signIn({ email, password }));
-/** Signs up, then runs `firstSteps` with the new session before the app shows it (the first inbox exists on the first page). */
-export async function signUp(email: string, password: string, firstSteps: () => Promise<unknown>): Promise<void> {
-  const session = await accounts.signUp({ email, password });
+
+/** Runs `firstSteps` with a new account's session before the app shows it (the first inbox exists on the first page). */
+async function startNewAccount(session: SessionResponse, firstSteps: () => Promise<unknown>): Promise<void> {
   setSession(session, false);
   await firstSteps().catch(() => undefined);
   setSession(session);
 }
-export const isSignupOpen = async () => (await accounts.config()).signup === 'open';
+
+/**
+ * Signs up: 'signed-in' when the account is usable at once; 'check-email' when the server verifies
+ * addresses (the emailed link finishes sign-up, see verifyEmail).
+ */
+export async function signUp(email: string, password: string, firstSteps: () => Promise<unknown>): Promise<'signed-in' | 'check-email'> {
+  const answer = await accounts.signUp({ email, password });
+  if (!('accessToken' in answer)) return 'check-email';
+  await startNewAccount(answer, firstSteps);
+  return 'signed-in';
+}
+
+/** A refresh still in flight (the app's first, without a cookie) must not sign out the session a link starts. */
+const afterRefresh = async () => void (await refreshing);
+
+export async function verifyEmail(token: string, firstSteps: () => Promise<unknown>): Promise<void> {
+  await afterRefresh();
+  await startNewAccount(await accounts.verifyEmail({ token }), firstSteps);
+}
+export const requestPasswordReset = async (email: string) => void (await accounts.requestPasswordReset({ email }));
+export async function resetPassword(token: string, password: string): Promise<void> {
+  await afterRefresh();
+  setSession(await accounts.resetPassword({ token, password }));
+}
+export const authConfig = () => accounts.config();
 
 export async function signOut(): Promise<void> {
   await accounts.signOut().catch(() => undefined);

@@ -19,6 +19,7 @@ import * as m0019 from './migrations/0019-inbox-aliases.js';
 import * as m0021 from './migrations/0021-inbox-names.js';
 import * as m0022 from './migrations/0022-spam-check.js';
 import * as m0020 from './migrations/0020-email-search-envelope.js';
+import * as m0023 from './migrations/0023-account-tokens.js';
 import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0021-inbox-names': m0021,
   '0020-email-search-envelope': m0020,
   '0022-spam-check': m0022,
+  '0023-account-tokens': m0023,
 };
 
 // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.

@@ -253,6 +253,18 @@ export interface UserSessionsTable {
   expires_at: string;
 }
 
+/** Single-use emailed links of dashboard accounts (migration 0023): only the SHA-256 of each token. */
+export interface AccountTokensTable {
+  id: string;
+  purpose: string;
+  token_hash: string;
+  email: string;
+  user_id: string | null;
+  password_hash: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 /** Tenants' own buckets (migration 0012); credentials only as AES-256-GCM ciphertext. */
 export interface StorageConfigsTable {
   id: string;
@@ -290,4 +302,5 @@ export interface Database {
   users: UsersTable;
   user_sessions: UserSessionsTable;
   storage_configs: StorageConfigsTable;
+  account_tokens: AccountTokensTable;
 }

@@ -40,7 +40,10 @@ export function Layout({ path, user, children }: { path: string; user: SessionUs
         <span class={`live ${live ? 'on' : ''}`} role="status" title={live ? 'Live updates connected' : 'Live updates reconnecting'}>
           {live ? 'Live' : 'Offline'}
         </span>
-        <span class="user" title={user.email}>{user.email}</span>
+        <Link href="/settings/account" class="user" aria-current={path === '/settings/account' ? 'page' : undefined}>
+          <span class="user-email" title={user.email}>{user.email}</span>
+          <span class="user-short">Account</span>
+        </Link>
         <button
           type="button"
           class="secondary small"

@@ -16,6 +16,7 @@ import { UsageRepository } from './usage.repository.js';
 import { UserRepository } from './user.repository.js';
 import { StorageConfigRepository } from './storage-config.repository.js';
 import { OperationsRepository } from './operations.repository.js';
+import { AccountTokenRepository } from './account-token.repository.js';
 
 /** Every repository over one Kysely handle: the pool, or a transaction (see UnitOfWork). */
 export interface Repositories {
@@ -35,6 +36,7 @@ export interface Repositories {
   users: UserRepository;
   storageConfigs: StorageConfigRepository;
   operations: OperationsRepository;
+  accountTokens: AccountTokenRepository;
 }
 
 export function createRepositories(db: Kysely<Database>): Repositories {
@@ -55,6 +57,7 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     users: new UserRepository(db),
     storageConfigs: new StorageConfigRepository(db),
     operations: new OperationsRepository(db),
+    accountTokens: new AccountTokenRepository(db),
   };
 }
 

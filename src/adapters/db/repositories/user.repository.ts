@@ -60,6 +60,18 @@ export class UserRepository {
     await this.db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', id).execute();
   }
 
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+  }
+
+  /** Ends every refresh session of a user but `keepSessionId` (the one that changed the password). */
+  async deleteSessionsOfUser(userId: string, keepSessionId?: string): Promise<number> {
+    let query = this.db.deleteFrom('user_sessions').where('user_id', '=', userId);
+    if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async insertSession(session: UserSession): Promise<void> {
     await this.db
       .insertInto('user_sessions')

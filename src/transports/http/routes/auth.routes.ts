@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../../core/errors.js';
 import type { AccountService, Session } from '../../../services/account.service.js';
+import type { AccountLinkService } from '../../../services/account-link.service.js';
 import type { LoginFreeSessions } from '../../../services/login-free-sessions.js';
 import { ErrorBody, IsoDate, Nullable, errorResponses } from '../schemas/common.js';
 
@@ -16,10 +17,14 @@ const Credentials = Type.Object(
   },
   { additionalProperties: false },
 );
-const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Send `{}` with Content-Type: application/json (the CSRF check)' });
+const CheckEmail = Type.Object(
+  { status: Type.Literal('check-email'), message: Type.String() },
+  { title: 'CheckEmail', description: 'The same answer whether or not the address has an account; the mail says what to do next' },
+);
+export const EmptyBody = Type.Object({}, { additionalProperties: false, description: 'Send `{}` with Content-Type: application/json (the CSRF check)' });
 
-const UserView = Type.Object({ id: Type.String(), email: Type.String(), tenantId: Type.String(), createdAt: IsoDate }, { title: 'User' });
-const SessionView = Type.Object(
+export const UserView = Type.Object({ id: Type.String(), email: Type.String(), tenantId: Type.String(), createdAt: IsoDate }, { title: 'User' });
+export const SessionView = Type.Object(
   {
     accessToken: Type.String({ description: 'HS256 JWT: send as `Authorization: Bearer <token>` to every /api/v1 route, or as `token` to the realtime stream (broadcast mode)' }),
     tokenType: Type.Literal('Bearer'),
@@ -36,7 +41,7 @@ const Profile = Type.Object(
   { title: 'Profile', description: 'user is null when the caller is an API key' },
 );
 
-const tags = ['Accounts'];
+export const tags = ['Accounts'];
 const conflict = { 409: Type.Ref(ErrorBody, { description: 'EMAIL_TAKEN' }) };
 
 function refreshCookieOf(request: FastifyRequest): string | undefined {
@@ -55,13 +60,13 @@ function setRefreshCookie(reply: FastifyReply, value: string, expires: Date): vo
  * Cookie-authenticated routes refuse anything but a JSON body: a cross-site form cannot send
  * application/json without a CORS preflight, which this API never grants (SameSite=Strict is the first line).
  */
-async function requireJson(request: FastifyRequest): Promise<void> {
+export async function requireJson(request: FastifyRequest): Promise<void> {
   if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
     throw new ForbiddenError('CSRF_CHECK_FAILED', 'Send this request with Content-Type: application/json');
   }
 }
 
-function sendSession(reply: FastifyReply, session: Session, status: 200 | 201) {
+export function sendSession(reply: FastifyReply, session: Session, status: 200 | 201) {
   setRefreshCookie(reply, session.refreshToken, session.refreshExpiresAt);
   reply.header('cache-control', 'no-store');
   return reply.status(status).send({ accessToken: session.accessToken, tokenType: 'Bearer', expiresIn: session.expiresIn, user: session.user });
@@ -78,16 +83,25 @@ async function refreshOrLoginFree(request: FastifyRequest, accounts: AccountServ
   }
 }
 
-export function registerAuthRoutes(app: FastifyInstance, accounts: AccountService, loginFree: LoginFreeSessions): void {
+const AuthConfig = Type.Object(
+  {
+    signup: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+    emailVerification: Type.Boolean({ description: 'true: sign-up answers 202 and the account is made when the emailed link is followed (MAILROOM_SMTP_RELAY_URL is set)' }),
+    passwordReset: Type.Boolean({ description: 'true: a forgotten password can be reset by emailed link (POST /auth/password-reset)' }),
+  },
+  { title: 'AuthConfig' },
+);
+
+export function registerAuthRoutes(app: FastifyInstance, accounts: AccountService, links: AccountLinkService | undefined, loginFree: LoginFreeSessions): void {
   app.get('/auth/config', {
     config: { access: 'public' },
     schema: {
       tags,
-      summary: 'Whether self-service sign-up is open on this server',
+      summary: 'Whether self-service sign-up is open, and whether sign-up and password reset go by email on this server',
       security: [],
-      response: { 200: Type.Object({ signup: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }, { title: 'AuthConfig' }), 429: errorResponses[429] },
+      response: { 200: AuthConfig, 429: errorResponses[429] },
     },
-    handler: async () => ({ signup: accounts.settings.signup }),
+    handler: async () => ({ signup: accounts.settings.signup, emailVerification: links !== undefined, passwordReset: links !== undefined }),
   });
 
   app.post('/auth/signup', {
@@ -95,13 +109,21 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
     onRequest: requireJson,
     schema: {
       tags,
-      summary: 'Create an account: a tenant on the free plan, its production environment and its first user; signs in',
-      description: 'Sets the HttpOnly refresh cookie. 403 SIGNUP_CLOSED when MAILROOM_SIGNUP=closed.',
+      summary: 'Create an account: a tenant on the free plan, its production environment and its first user',
+      description:
+        'With email verification (`emailVerification` in /auth/config): 202 `check-email` for every valid request, whether or not the address has an account; ' +
+        'a new address is mailed a link (POST /auth/verify-email makes the account), a known one a notice. ' +
+        'Without it: 201 with a session (sets the HttpOnly refresh cookie), or 409 EMAIL_TAKEN. 403 SIGNUP_CLOSED when MAILROOM_SIGNUP=closed.',
       security: [],
       body: Credentials,
-      response: { 201: SessionView, 400: errorResponses[400], 403: errorResponses[403], 429: errorResponses[429], ...conflict },
+      response: { 201: SessionView, 202: CheckEmail, 400: errorResponses[400], 403: errorResponses[403], 429: errorResponses[429], ...conflict },
     },
-    handler: async (request, reply) => sendSession(reply, await accounts.signUp(request.body as Static<typeof Credentials>), 201),
+    handler: async (request, reply) => {
+      const body = request.body as Static<typeof Credentials>;
+      if (links === undefined) return sendSession(reply, await accounts.signUp(body), 201);
+      await links.requestSignup(body);
+      return reply.status(202).send({ status: 'check-email', message: 'If the address can be used, a mail with the next step is on its way; follow its link to finish.' });
+    },
   });
 
   app.post('/auth/signin', {

@@ -16,6 +16,7 @@ import { registerApiKeyRoutes } from './api-keys.routes.js';
 import { registerEnvironmentRoutes } from './environments.routes.js';
 import { registerUsageRoutes } from './usage.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
+import { registerAccountPasswordRoutes } from './account-password.routes.js';
 import { registerStorageRoutes } from './storage.routes.js';
 
 /** The single registration point for /api/v1 routes. */
@@ -35,6 +36,7 @@ export function registerApiRoutes(api: FastifyInstance, services: AppServices): 
   registerApiKeyRoutes(api, services.apiKeys);
   registerEnvironmentRoutes(api, services.environments);
   registerUsageRoutes(api, services.usage);
-  registerAuthRoutes(api, services.accounts, services.loginFree);
+  registerAuthRoutes(api, services.accounts, services.accountLinks, services.loginFree);
+  registerAccountPasswordRoutes(api, services.accounts, services.accountLinks);
   registerStorageRoutes(api, services.storage);
 }
