@@ -7,6 +7,7 @@ import { operationsSettings, type OperationsSettings } from './operations-settin
 import { limitsSettings, type LimitsSettings } from './limits-settings.js';
 import { localSettings, type LocalSettings } from './local-settings.js';
 import { extractionSettings } from './extraction-settings.js';
+import { messageCheckSettings, type MessageCheckSettings } from './checks-settings.js';
 import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
@@ -66,6 +67,8 @@ export interface AppConfig {
   local: LocalSettings;
   /** docs/inboxes.md: the input cap and time budget of code and link extraction. */
   extraction: ExtractionLimits;
+  /** docs/checks.md: the on-demand HTML compatibility and link checks. */
+  checks: MessageCheckSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -252,6 +255,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     limits: limitsSettings(env),
     local,
     extraction: extractionSettings(env),
+    checks: messageCheckSettings(env),
   };
   return Object.freeze(config);
 }
