@@ -1,3 +1,4 @@
+import type * as CaniemailModule from 'caniemail';
 import { UnavailableError } from '../../core/errors.js';
 import type {
   ClientCompatibility,
@@ -9,7 +10,7 @@ import type {
 } from '../../ports/html-compatibility.js';
 import { featureSkeleton } from './feature-skeleton.js';
 
-type Caniemail = typeof import('caniemail');
+type Caniemail = typeof CaniemailModule;
 type EmailClient = Parameters<Caniemail['caniemail']>[0]['clients'][number];
 type Dataset = Caniemail['rawData'];
 interface Issue {
@@ -21,8 +22,8 @@ interface IssuesByClient {
   get(client: EmailClient): Issue[] | undefined;
 }
 
-/** Clients the data set has results for on at least this share of its features; the rest are tested too rarely to score. */
-const MIN_COVERAGE = 0.85;
+/** Clients the data set has results for on at least this share of its features (33 clients of 14 families in the 2026-05 data); the rest lack results for common features such as `<img>` and would mostly be left out anyway. */
+const MIN_COVERAGE = 0.94;
 const MISSING_CLIENT = /not found on "([^"]+)"/;
 
 const round = (n: number) => Math.round(n);
@@ -46,8 +47,11 @@ function coveredClients(dataset: Dataset): EmailClient[] {
 export class CaniemailHtmlChecker implements HtmlCompatibilityChecker {
   private loaded: Promise<{ library: Caniemail; clients: EmailClient[] }> | undefined;
 
+  /** `moduleName`: the package to load; tests name a missing one to see the 503. */
+  constructor(private readonly moduleName = 'caniemail') {}
+
   private load() {
-    this.loaded ??= import('caniemail').then((library) => ({ library, clients: coveredClients(library.rawData) }));
+    this.loaded ??= (import(this.moduleName) as Promise<Caniemail>).then((library) => ({ library, clients: coveredClients(library.rawData) }));
     return this.loaded.catch((error: unknown) => {
       this.loaded = undefined;
       throw new UnavailableError('HTML_CHECK_UNAVAILABLE', `The email-client support data set (caniemail) could not be loaded: ${(error as Error).message}`);
