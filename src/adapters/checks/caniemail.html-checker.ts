@@ -112,6 +112,9 @@ function report(
     families.set(family, group);
   }
   for (const group of families.values()) group.score = round(mean(group.clients.map((c) => c.score)));
+  // The data set lists families most used first (Gmail, Outlook, Yahoo, Apple Mail, …): keep its order.
+  const familyOrder = Object.keys(dataset.nicenames.family);
+  const rank = (family: string) => (familyOrder.includes(family) ? familyOrder.indexOf(family) : familyOrder.length);
   const byTitle = new Map(dataset.data.map((feature) => [feature.title, feature]));
   const features: FeatureUse[] = [...titles].map((title) => ({
     title,
@@ -125,7 +128,7 @@ function report(
     dataset: { name: 'caniemail', version: dataset.api_version, updatedAt: dataset.last_update_date },
     score: round(mean(findings.map((f) => score(f.unsupported.length, f.partial.length)))),
     features,
-    families: [...families.values()],
+    families: [...families.values()].sort((a, b) => rank(a.family) - rank(b.family)),
     clientsWithoutData,
   };
 }

@@ -13,11 +13,13 @@ function Score({ value, label }: { value: number; label?: string }) {
 }
 
 /** Feature names as badges; the data set's notes show on hover and, for reading on a phone, below. */
-function Findings({ items, tone }: { items: Finding[]; tone: 'bad' | 'neutral' }) {
-  if (items.length === 0) return <span class="muted">—</span>;
+function Findings({ items, tone, label }: { items: Finding[]; tone: 'bad' | 'neutral'; label: string }) {
+  // The label repeats the column header for phones, where table rows become cards.
+  if (items.length === 0) return null;
   const noted = items.filter((i) => i.notes.length > 0);
   return (
     <div class="check-findings">
+      <span class="check-label">{label}:</span>
       {items.map((i) => (
         <span key={i.feature} class={`badge ${tone}`} title={i.notes.join('\n') || undefined}>
           {i.feature}
@@ -74,10 +76,10 @@ export function HtmlCheckPanel({ id }: { id: string }) {
                   <Score value={client.score} />
                 </td>
                 <td>
-                  <Findings items={client.unsupported} tone="bad" />
+                  <Findings items={client.unsupported} tone="bad" label="Not supported" />
                 </td>
                 <td>
-                  <Findings items={client.partial} tone="neutral" />
+                  <Findings items={client.partial} tone="neutral" label="Partly supported" />
                 </td>
               </tr>
             )),
