@@ -38,4 +38,10 @@ describe('featureSkeleton', () => {
     expect(skeleton.length).toBeLessThan(html.length / 4);
     expect(findings(skeleton)).toEqual(findings(html));
   });
+
+  it('reads hostile HTML in one pass (unclosed tags, quotes, styles and comments repeated) within the test timeout', () => {
+    for (const unit of ['<a b=c ', '<a "', "<p x='", '<style>', '<title>', '<!--']) {
+      expect(featureSkeleton(unit.repeat(40_000)).length).toBeLessThan(1000);
+    }
+  });
 });

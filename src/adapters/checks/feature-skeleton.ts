@@ -9,11 +9,8 @@
  * URLs beyond what it reads of them (`#` and `mailto:` links, image file extensions and data: types).
  */
 import { parseAttributes } from '../../core/html-attributes.js';
+import { walkHtml, type HtmlTag } from '../../core/html-scan.js';
 
-const STYLE_BLOCK = /<style\b[^>]*>[\s\S]*?<\/style\s*>/gi;
-const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-const RAW_TEXT_BLOCK = /<(script|title|textarea|noscript|template|xmp)\b([^>]*)>[\s\S]*?<\/\1\s*>/gi;
-const START_TAG = /<([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const IMAGE_URL_ATTRIBUTES = new Set(['src', 'srcset', 'background', 'poster']);
 
@@ -61,31 +58,54 @@ function styleCarriers(declarations: Declaration[]): string[] {
   return carriers.map((c) => `<div style=${quote(c.texts.join('; '))}></div>`);
 }
 
-export function featureSkeleton(html: string): string {
-  const parts: string[] = [];
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  if (doctype) parts.push(doctype[0].trim());
-  // Inside an element: the checker judges only elements' children, never a top-level <style>.
-  parts.push(`<div>${[...new Set(html.match(STYLE_BLOCK) ?? [])].join('\n')}</div>`);
-  if (html.includes('<!--')) parts.push('<!-- -->');
-  const body = html.replace(STYLE_BLOCK, '').replace(COMMENT, '').replace(RAW_TEXT_BLOCK, '<$1$2>');
-  const elements = new Map<string, string>();
-  const declarations = new Map<string, Declaration>();
-  for (const [, rawName, rawAttributes] of body.matchAll(START_TAG)) {
-    const name = (rawName as string).toLowerCase();
+/**
+ * The `<style>` elements, whole. Each search starts where the last one ended and a missing close
+ * ends the search, so hostile input (`<style>` × 100,000) costs one pass, not one per opening.
+ */
+function styleBlocks(html: string): string[] {
+  const lower = html.toLowerCase();
+  const blocks = new Set<string>();
+  for (let at = lower.indexOf('<style'); at !== -1; at = lower.indexOf('<style', at)) {
+    const close = lower.indexOf('</style', at);
+    const end = close === -1 ? -1 : lower.indexOf('>', close);
+    if (end === -1) break;
+    blocks.add(html.slice(at, end + 1));
+    at = end + 1;
+  }
+  return [...blocks];
+}
+
+/** Distinct start tags (by the shape of what caniemail reads) and distinct declarations of style attributes. */
+class DistinctParts {
+  readonly elements = new Map<string, string>();
+  readonly declarations = new Map<string, Declaration>();
+
+  add(tag: HtmlTag): void {
+    if (tag.closing || tag.name === '') return;
     const kept: string[] = [];
     const shape: string[] = [];
-    for (const { name: attribute, value } of parseAttributes(rawAttributes as string)) {
+    for (const { name: attribute, value } of parseAttributes(tag.attributes)) {
       if (attribute === 'style' && value !== undefined) {
-        for (const d of declarationsOf(value)) declarations.set(`${d.property}:${valueShape(d.text)}`, d);
+        for (const d of declarationsOf(value)) this.declarations.set(`${d.property}:${valueShape(d.text)}`, d);
         continue;
       }
       kept.push(value === undefined ? attribute : `${attribute}=${quote(value)}`);
       shape.push(value === undefined ? attribute : `${attribute}=${attributeShape(attribute, value)}`);
     }
-    const key = `${name}|${shape.sort().join(' ')}`;
-    if (!elements.has(key)) elements.set(key, `<${[name, ...kept].join(' ')}>${VOID.has(name) ? '' : `</${name}>`}`);
+    const key = `${tag.name}|${shape.sort().join(' ')}`;
+    if (!this.elements.has(key)) this.elements.set(key, `<${[tag.name, ...kept].join(' ')}>${VOID.has(tag.name) ? '' : `</${tag.name}>`}`);
   }
-  parts.push(...elements.values(), ...styleCarriers([...declarations.values()]));
+}
+
+export function featureSkeleton(html: string): string {
+  const parts: string[] = [];
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
+  if (doctype) parts.push(doctype[0].trim());
+  // Inside an element: the checker judges only elements' children, never a top-level <style>.
+  parts.push(`<div>${styleBlocks(html).join('\n')}</div>`);
+  if (html.includes('<!--')) parts.push('<!-- -->');
+  const distinct = new DistinctParts();
+  walkHtml(html, { text: () => undefined, gap: () => undefined, tag: (tag) => distinct.add(tag) });
+  parts.push(...distinct.elements.values(), ...styleCarriers([...distinct.declarations.values()]));
   return parts.join('\n');
 }
