@@ -27,6 +27,9 @@ import type { MimeParser } from './ports/mime-parser.js';
 import type { MessageAnalyzer } from './ports/message-analyzer.js';
 import { ActivityLogService } from './services/activity-log.service.js';
 import { NodeHttpSender } from './adapters/http/node.http-sender.js';
+import { NodeLinkProber } from './adapters/http/node.link-prober.js';
+import { CaniemailHtmlChecker } from './adapters/checks/caniemail.html-checker.js';
+import { LINK_CHECK_LIMITS, MessageCheckService } from './services/message-check.service.js';
 import { ChatappIntegrationService } from './services/chatapp-integration.service.js';
 import { DeliveryService } from './services/delivery.service.js';
 import { createNotificationParticipant } from './services/notification.participant.js';
@@ -86,6 +89,7 @@ export interface AppServices {
   tenants: TenantService;
   auth: AuthService;
   emails: EmailService;
+  messageChecks: MessageCheckService;
   emailBulk: EmailBulkService;
   inboxes: InboxService;
   domains: DomainService;
@@ -283,6 +287,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     tenants,
     auth,
     emails,
+    messageChecks: new MessageCheckService(emails, new CaniemailHtmlChecker(), new NodeLinkProber({ ...LINK_CHECK_LIMITS, allowPrivate: config.checks.linkCheckAllowPrivate, userAgent: `Mailroom-LinkCheck/${VERSION}` })),
     imap: new ImapMailboxService(repos, auth, inboxes, emails, blobs, {
       failureDelayMs: config.imap.authFailureDelayMs,
       failuresPerAddress: config.imap.authFailuresPerAddress,

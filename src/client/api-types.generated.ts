@@ -763,6 +763,107 @@ export interface Operations {
     body: never;
     response: Blob;
   };
+  /** HTML and CSS support of the email's HTML body, per email client (caniemail data set) */
+  "GET /api/v1/emails/{id}/html-check": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      emailId: string;
+      dataset: {
+        name: "caniemail";
+        /** The data set's API version */
+        version: string;
+        /** When the data set was last updated, as it states it */
+        updatedAt: string;
+      };
+      /** Mean of every client's score */
+      score: number;
+      /** Features the HTML uses that at least one client supports only partly or not at all, most unsupported first */
+      features: Array<{
+        title: string;
+        category: "html" | "css" | "image" | "others";
+        /** The feature's page on caniemail.com */
+        url: string;
+        /** Clients that do not support it */
+        unsupportedBy: number;
+        /** Clients that support it partly */
+        partiallySupportedBy: number;
+      }>;
+      families: Array<{
+        family: string;
+        name: string;
+        score: number;
+        clients: Array<{
+          /** `family.platform` as caniemail names it, e.g. `outlook.windows` */
+          client: string;
+          platform: string;
+          platformName: string;
+          /** Share of the listed features this client supports (partial support counts half) */
+          score: number;
+          unsupported: Array<{
+            /** The data set's feature title, e.g. `display:flex` or `<style> element` */
+            feature: string;
+            /** The data set's notes on this client's support */
+            notes: Array<string>;
+          }>;
+          partial: Array<{
+            /** The data set's feature title, e.g. `display:flex` or `<style> element` */
+            feature: string;
+            /** The data set's notes on this client's support */
+            notes: Array<string>;
+          }>;
+        }>;
+      }>;
+      /** Clients left out because the data set has no result for a feature this HTML uses */
+      clientsWithoutData: Array<{
+        client: string;
+        feature: string;
+      }>;
+    };
+  };
+  /** Follow every link and image of the email and report each URL's status */
+  "GET /api/v1/emails/{id}/link-check": {
+    path: {
+      id: string;
+    };
+    query: Record<string, never>;
+    body: never;
+    response: {
+      emailId: string;
+      /** Distinct http(s) URLs of the mail's links and images */
+      total: number;
+      /** More URLs than one check follows (200); the first 200 are listed */
+      truncated: boolean;
+      summary: {
+        ok: number;
+        broken: number;
+        error: number;
+      };
+      links: Array<{
+        url: string;
+        kind: "link" | "image";
+        /** ok: final status below 400; broken: 400 or above; error: no final answer */
+        result: "ok" | "broken" | "error";
+        /** The last URL requested, after redirects */
+        finalUrl: string;
+        statusCode: number | null;
+        /** Each redirect followed (at most 5) */
+        redirects: Array<{
+          url: string;
+          method: "HEAD" | "GET";
+          statusCode: number;
+        }>;
+        error: {
+          kind: "blocked" | "invalid-url" | "dns" | "connection" | "tls" | "timeout" | "too-many-redirects";
+          message: string;
+        } | null;
+        durationMs: number;
+      }>;
+    };
+  };
   /** Mark an email read */
   "PATCH /api/v1/emails/{id}/read": {
     path: {

@@ -7,6 +7,10 @@ export class EmailsResource {
   list = (query?: QueryOf<'GET /api/v1/emails'>) => this.http.call('GET /api/v1/emails', { query });
   get = (id: string) => this.http.call('GET /api/v1/emails/{id}', { path: { id } });
   content = (id: string) => this.http.call('GET /api/v1/emails/{id}/content', { path: { id } });
+  /** HTML and CSS support per email client (docs/checks.md); 409 EMAIL_HAS_NO_HTML without an HTML body. */
+  htmlCheck = (id: string) => this.http.call('GET /api/v1/emails/{id}/html-check', { path: { id } });
+  /** Follows every link and image and reports each URL's status (docs/checks.md). */
+  linkCheck = (id: string) => this.http.call('GET /api/v1/emails/{id}/link-check', { path: { id } });
   markRead = (id: string) => this.http.call('PATCH /api/v1/emails/{id}/read', { path: { id } });
   markUnread = (id: string) => this.http.call('PATCH /api/v1/emails/{id}/unread', { path: { id } });
   delete = (id: string) => this.http.call('DELETE /api/v1/emails/{id}', { path: { id } });

@@ -9,6 +9,7 @@ import { localSettings, type LocalSettings } from './local-settings.js';
 import { extractionSettings } from './extraction-settings.js';
 import { spamSettings, type SpamSettings } from './spam-settings.js';
 import { mailSettings, type MailSettings } from './mail-settings.js';
+import { messageCheckSettings, type MessageCheckSettings } from './checks-settings.js';
 import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
@@ -72,6 +73,8 @@ export interface AppConfig {
   extraction: ExtractionLimits;
   /** docs/spam.md: the spam filter, its deadline before the 250, and the recheck of mail it missed. */
   spam: SpamSettings;
+  /** docs/checks.md: the on-demand HTML compatibility and link checks. */
+  checks: MessageCheckSettings;
 }
 
 /** A setting with a bad value: the message names the variable so the operator can fix it. */
@@ -260,6 +263,7 @@ export function loadConfig(env: RawEnv): AppConfig {
     local,
     extraction: extractionSettings(env),
     spam: spamSettings(env),
+    checks: messageCheckSettings(env),
   };
   return Object.freeze(config);
 }

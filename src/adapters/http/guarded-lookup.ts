@@ -19,11 +19,11 @@ export type LookupAll = (hostname: string, options: { all: true; family?: number
  * them is blocked: checked on each connection, so a name that re-resolves to loopback later (DNS
  * rebinding) is refused then too.
  */
-export function guardedLookup(base: LookupAll): LookupFunction {
+export function guardedLookup(base: LookupAll, isBlocked: (address: string) => boolean = isBlockedAddress): LookupFunction {
   return (hostname, options, callback) => {
     base(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const bad = addresses.find((a) => isBlockedAddress(a.address));
+      const bad = addresses.find((a) => isBlocked(a.address));
       if (bad !== undefined) return callback(new EgressBlockedError(blockedMessage(hostname, bad.address)), '', 0);
       if (addresses.length === 0) return callback(Object.assign(new Error(`host ${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all === true) return callback(null, addresses);

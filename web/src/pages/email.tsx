@@ -4,12 +4,15 @@ import { api, saveBlob } from '../api.js';
 import { EmailArtefacts } from '../components/email-artefacts.js';
 import { SpamVerdict } from '../components/spam-verdict.js';
 import { PaperclipIcon } from '../components/icons.js';
+import { HtmlCheckPanel, LinkCheckPanel } from '../components/message-checks.js';
 import { ConfirmButton, CopyButton, Empty, ErrorNote, Link, Loading, PageHeader, StatusBadge, formatBytes, formatDate, useAction, useAsync } from '../components/ui.js';
 import { bareContentId, linkifyText, prepareHtml, referencedContentIds } from '../email-html.js';
 import { useRealtime } from '../realtime.js';
 import { navigate } from '../router.js';
 
-type Tab = 'html' | 'text' | 'headers' | 'raw';
+type Tab = 'html' | 'text' | 'headers' | 'raw' | 'html-check' | 'links';
+
+const TAB_LABELS: Record<Tab, string> = { html: 'HTML', text: 'Text', headers: 'Headers', raw: 'Raw', 'html-check': 'HTML check', links: 'Links' };
 
 export function EmailPage({ id }: { id: string }) {
   const email = useAsync(() => api.emails.get(id), [id]);
@@ -111,9 +114,9 @@ export function EmailPage({ id }: { id: string }) {
         </section>
       ) : null}
       <div class="tabs" role="tablist" aria-label="Email body">
-        {(['html', 'text', 'headers', 'raw'] as const).map((name) => (
+        {(['html', 'text', 'headers', 'raw', 'html-check', 'links'] as const).map((name) => (
           <button type="button" role="tab" key={name} aria-selected={shown === name} class={shown === name ? 'tab active' : 'tab'} onClick={() => setTab(name)}>
-            {name === 'html' ? 'HTML' : name === 'raw' ? 'Raw' : name[0]?.toUpperCase() + name.slice(1)}
+            {TAB_LABELS[name]}
           </button>
         ))}
       </div>
@@ -124,6 +127,8 @@ export function EmailPage({ id }: { id: string }) {
         {content.data && shown === 'text' ? <TextBody text={content.data.text} /> : null}
         {content.data && shown === 'headers' ? <Headers headers={content.data.headers} /> : null}
         {shown === 'raw' ? <RawSource id={id} /> : null}
+        {shown === 'html-check' ? <HtmlCheckPanel id={id} /> : null}
+        {shown === 'links' ? <LinkCheckPanel id={id} /> : null}
       </div>
       <section class="timeline" aria-label="Activity">
         <h2>Activity</h2>

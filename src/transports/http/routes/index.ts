@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../../app.js';
 import { registerDomainRoutes } from './domains.routes.js';
 import { registerEmailRoutes } from './emails.routes.js';
+import { registerMessageCheckRoutes } from './message-checks.routes.js';
 import { registerEmailBulkRoutes } from './email-bulk.routes.js';
 import { registerInboxRoutes } from './inboxes.routes.js';
 import { registerInboxKeyRoutes } from './inbox-keys.routes.js';
@@ -22,6 +23,7 @@ import { registerStorageRoutes } from './storage.routes.js';
 /** The single registration point for /api/v1 routes. */
 export function registerApiRoutes(api: FastifyInstance, services: AppServices): void {
   registerEmailRoutes(api, services.emails);
+  registerMessageCheckRoutes(api, services.messageChecks);
   registerEmailBulkRoutes(api, services.emailBulk);
   registerInboxRoutes(api, services.inboxes);
   registerInboxMessageRoutes(api, services.inboxMessages);
