@@ -52,6 +52,11 @@ export class GcsBlobStore implements BlobStore {
     await pipeline(data, this.file(key).createWriteStream({ resumable: true, chunkSize: CHUNK_BYTES, contentType }));
   }
 
+  /** One multipart request whose body the SDK streams from the file. */
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    await this.bucket.upload(path, { destination: this.location.prefix + key, resumable: false, contentType });
+  }
+
   async getStream(key: string, range?: ByteRange): Promise<Readable> {
     // The read stream is lazy and would report a missing object only once read: ask first, so a
     // missing blob is a NotFoundError here as with every other store.
