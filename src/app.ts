@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { SMTPServer } from 'smtp-server';
 import type { AppConfig } from './config/config.js';
@@ -49,6 +50,7 @@ import { RecipientService } from './services/recipient.service.js';
 import { TenantService } from './services/tenant.service.js';
 import { buildHttpServer } from './transports/http/http.server.js';
 import { createSmtpServer } from './transports/smtp/smtp.server.js';
+import { prepareSpoolDir } from './transports/smtp/spool.js';
 import { IMAP_FAILURE_WINDOW_MS, ImapMailboxService } from './services/imap-mailbox.service.js';
 import { createImapServer } from './transports/imap/imap.server.js';
 import { VERSION } from './version.js';
@@ -343,6 +345,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     metrics,
     drainMs: config.operations.smtpDrainMs,
     limits: config.limits.smtp,
+    spoolDir: await prepareSpoolDir(join(config.dataDir, 'spool')),
     modes: { auth: config.local.smtpAuth, starttls: config.local.smtpStarttls, certificateConfigured: config.tls !== undefined },
   });
 

@@ -77,6 +77,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', default: '30000', description: 'Time into DATA after which the average rate is checked (each second from then on).' },
   { name: 'MAILROOM_SMTP_MAX_RECIPIENTS', default: '100', description: 'Distinct RCPT TO addresses per message; one more gets 452 4.5.3 (repeated addresses count once).' },
   { name: 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', default: '268435456', description: 'Message bytes all SMTP sessions of a node may hold in memory together (256 MB; parsing and storing add copies, so RSS grows by up to about four times this); past it DATA gets 451 4.3.1 until memory frees.' },
+  { name: 'MAILROOM_SMTP_SPOOL_THRESHOLD_BYTES', default: '1048576', description: 'A message larger than this (1 MiB) is written to a spool file in the data dir as it arrives instead of held in memory, and stored from that file; 0 spools every message.' },
   { name: 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', default: '1000', description: 'Attachments one message may carry; more gets 552 5.3.4 and nothing is stored.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS', default: '1000', description: 'Simultaneous IMAP connections on one node; one more gets * BYE and is closed.' },
   { name: 'MAILROOM_IMAP_MAX_SESSIONS_PER_IP', default: '100', description: 'Simultaneous IMAP connections from one client IP; one more gets * BYE.' },
