@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DiskBlobStore } from '../../../src/adapters/blobs/disk.blob-store.js';
 import { eventually } from '../../helpers/eventually.js';
-import { httpsFetch } from '../../helpers/https-fetch.js';
+import { HttpClient } from '../../helpers/http-client.js';
 import { listenerEnv, nodeCertificate, spawnMailroom } from '../../helpers/mailroom-process.js';
 import { sendRaw, type SendResult } from '../../helpers/smtp-client.js';
 import { startTestApp } from '../../helpers/test-app.js';
@@ -108,14 +108,12 @@ describe('SMTP: large messages are spooled to disk, not held in memory', () => {
     // A spool file is removed just after its 250 goes out.
     await eventually(async () => ((await readdir(join(dataDir, 'spool'))).length === 0 ? true : undefined), 'spool files to be removed');
 
-    const api = `https://localhost:${listeners.MAILROOM_HTTP_PORT}/api/v1`;
-    const headers = { authorization: `Bearer ${apiKey}` };
-    const fetch = httpsFetch(await nodeCertificate(dataDir));
-    cleanups.push(async () => fetch.close());
-    const listed = (await (await fetch(`${api}/emails?perPage=100`, { headers })).json()) as { data: Array<{ id: string; subject: string }> };
+    const http = new HttpClient(`https://localhost:${listeners.MAILROOM_HTTP_PORT}`, await nodeCertificate(dataDir), apiKey);
+    const listed = (await http.get('/api/v1/emails?perPage=100')).json() as { data: Array<{ id: string; subject: string }> };
     expect(listed.data).toHaveLength(MESSAGES);
     const sample = listed.data.find((email) => email.subject === 'big 7')!;
-    const eml = Buffer.from(await (await fetch(`${api}/emails/${sample.id}/eml`, { headers })).arrayBuffer());
+    const eml = (await http.get(`/api/v1/emails/${sample.id}/eml`)).body;
+    expect(eml.length).toBe(messages[7]!.length);
     expect(eml.equals(messages[7]!)).toBe(true);
   }, 600_000);
 });
