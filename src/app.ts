@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { SMTPServer } from 'smtp-server';
 import type { AppConfig } from './config/config.js';
@@ -6,7 +7,7 @@ import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/d
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
 import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
-import { guardedAgents, lookupVia, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
+import { lookupVia, storageEgress, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
 import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
@@ -52,6 +53,7 @@ import { RecipientService } from './services/recipient.service.js';
 import { TenantService } from './services/tenant.service.js';
 import { buildHttpServer } from './transports/http/http.server.js';
 import { createSmtpServer } from './transports/smtp/smtp.server.js';
+import { prepareSpoolDir } from './transports/smtp/spool.js';
 import { IMAP_FAILURE_WINDOW_MS, ImapMailboxService } from './services/imap-mailbox.service.js';
 import { createImapServer } from './transports/imap/imap.server.js';
 import { VERSION } from './version.js';
@@ -212,8 +214,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const resolver = overrides.resolver ?? createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
   // Tenants' buckets are reached only through the egress guard, on every connection (docs/storage.md).
   const storageLookup = lookupVia(resolver);
-  const storageAgents = config.storage.allowPrivateEndpoints ? undefined : guardedAgents(storageLookup);
-  const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageAgents);
+  const storageGuard = config.storage.allowPrivateEndpoints ? undefined : await storageEgress(storageLookup);
+  const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageGuard);
   const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
   const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const parser = overrides.parser ?? new PostalMimeParser();
@@ -367,6 +369,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     metrics,
     drainMs: config.operations.smtpDrainMs,
     limits: config.limits.smtp,
+    spoolDir: await prepareSpoolDir(join(config.dataDir, 'spool')),
     modes: { auth: config.local.smtpAuth, starttls: config.local.smtpStarttls, certificateConfigured: config.tls !== undefined },
   });
 
@@ -426,6 +429,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await services.realtime.close();
       await http.close();
       await events.close();
+      await storageGuard?.proxy.close();
       await rateLimitRedis?.quit();
       await db.close();
     },

@@ -16,6 +16,8 @@ export interface LimitsSettings {
     maxRecipients: number;
     /** Bytes of message data all sessions together may hold in memory before DATA gets 451 4.3.1. */
     maxInFlightBytes: number;
+    /** A message larger than this is written to a spool file as it arrives instead of held in memory. */
+    spoolThresholdBytes: number;
   };
   maxAttachmentsPerMessage: number;
   imap: { maxSessions: number; maxSessionsPerIp: number };
@@ -47,6 +49,7 @@ export function limitsSettings(env: RawEnv): LimitsSettings {
       minDataRateWindowMs: integer(env, 'MAILROOM_SMTP_MIN_DATA_RATE_WINDOW_MS', 30_000, 100, 3_600_000),
       maxRecipients: integer(env, 'MAILROOM_SMTP_MAX_RECIPIENTS', 100, 1, 100_000),
       maxInFlightBytes: integer(env, 'MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES', 256 * 1024 * 1024, 1024, 64 * 1024 ** 3),
+      spoolThresholdBytes: integer(env, 'MAILROOM_SMTP_SPOOL_THRESHOLD_BYTES', 1024 * 1024, 0, 64 * 1024 ** 3),
     },
     maxAttachmentsPerMessage: integer(env, 'MAILROOM_MAX_ATTACHMENTS_PER_MESSAGE', 1000, 1, 100_000),
     imap: {

@@ -22,6 +22,11 @@ export interface BlobInfo {
 export interface BlobStore {
   /** A Readable body is streamed (multipart upload where the store has it), never buffered whole. */
   put(key: string, data: Buffer | Readable, contentType: string): Promise<void>;
+  /**
+   * Stores the file at `path` (a spooled message) without reading it into memory. The file is
+   * left in place: one spooled message may be stored under several keys (one per tenant).
+   */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
   getStream(key: string, range?: ByteRange): Promise<Readable>;
   getBuffer(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;

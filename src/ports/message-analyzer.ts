@@ -1,5 +1,6 @@
 import type { AuthResults } from '../core/email.js';
 import type { Extraction } from '../core/extract.js';
+import type { MessageBytes } from '../core/message-bytes.js';
 import type { AuthenticationInput } from './mail-authenticator.js';
 import type { ParsedMessage } from './mime-parser.js';
 
@@ -9,13 +10,16 @@ export interface MessageAnalysis extends Extraction {
   auth: AuthResults;
 }
 
+/** A spooled message is read from its file where the analysis runs (a worker reads it itself). */
+export type AnalysisInput = Omit<AuthenticationInput, 'raw'> & { raw: MessageBytes };
+
 /**
  * The CPU-heavy half of ingest: MIME parsing, SPF/DKIM/DMARC and artefact extraction for one message, on this thread or
  * on a pool of worker threads. Rejects with an InvalidInputError when the message cannot be parsed
  * (the sender gets 5xx) and with an UnavailableError when the analysis could not run (4xx: retry).
  */
 export interface MessageAnalyzer {
-  analyze(input: AuthenticationInput): Promise<MessageAnalysis>;
+  analyze(input: AnalysisInput): Promise<MessageAnalysis>;
   /** Releases threads; in-flight analyses are refused with UnavailableError. */
   close(): Promise<void>;
 }

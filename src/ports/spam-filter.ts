@@ -1,8 +1,9 @@
+import type { MessageBytes } from '../core/message-bytes.js';
 import type { SpamReport } from '../core/spam.js';
 
 /** One message as the filter sees it: the raw bytes and the SMTP envelope. */
 export interface SpamFilterInput {
-  raw: Buffer;
+  raw: MessageBytes;
   clientIp: string;
   helo: string;
   mailFrom: string;

@@ -3,6 +3,7 @@ import { normaliseAddress } from '../core/address.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
 import type { Extraction } from '../core/extract.js';
+import { isSpooled, type MessageBytes } from '../core/message-bytes.js';
 import type { UnitOfWork } from '../adapters/db/repositories/index.js';
 import type { NewEmail } from '../adapters/db/repositories/email.repository.js';
 import type { ActivityLogEntry } from '../adapters/db/repositories/activity-log.repository.js';
@@ -19,7 +20,8 @@ import type { SpamCheckService } from './spam-check.service.js';
 
 /** One message as it came off the wire, with the recipients already resolved at RCPT TO. */
 export interface IncomingMessage {
-  raw: Buffer;
+  /** A large message is in a spool file, stored from there; the caller deletes the file afterwards. */
+  raw: MessageBytes;
   mailFrom: string;
   deliveries: Delivery[];
   clientIp: string;
@@ -37,7 +39,7 @@ interface InboxMessageRow {
 
 /** Everything one tenant's copy of the message writes, prepared before the transaction opens. */
 interface TenantWrite {
-  raw: Buffer;
+  raw: MessageBytes;
   item: NewEmail;
   attachmentBytes: Uint8Array[];
   inboxMessages: InboxMessageRow[];
@@ -254,9 +256,9 @@ export class IngestService {
 
   private writeBlobs(write: TenantWrite, written: string[]): Promise<void>[] {
     const { item } = write;
-    const put = async (key: string, bytes: Buffer, contentType: string) => {
+    const put = async (key: string, bytes: MessageBytes, contentType: string) => {
       written.push(key);
-      await this.blobs.put(key, bytes, contentType);
+      await (isSpooled(bytes) ? this.blobs.putFile(key, bytes.path, contentType) : this.blobs.put(key, bytes, contentType));
     };
     return [
       put(item.emlKey, write.raw, 'message/rfc822'),

@@ -68,10 +68,18 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     this.current.delete(tenantId);
   }
 
-  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+  put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+    return this.write(key, (store, routed) => store.put(routed, data, contentType));
+  }
+
+  putFile(key: string, path: string, contentType: string): Promise<void> {
+    return this.write(key, (store, routed) => store.putFile(routed, path, contentType));
+  }
+
+  private async write(key: string, work: (store: BlobStore, routedKey: string) => Promise<void>): Promise<void> {
     const route = await this.route(key);
     try {
-      await route.store.put(route.key, data, contentType);
+      await work(route.store, route.key);
     } catch (error) {
       if (route.storage === undefined) throw error;
       await this.reportFailedWrite(route.storage, route.key, error).catch(this.onBackgroundError);

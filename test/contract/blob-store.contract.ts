@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/core/errors.js';
@@ -60,6 +63,28 @@ export function blobStoreContract(name: string, start: () => Promise<BlobStoreUn
       const back = await store.getBuffer(key);
       expect(back.byteLength).toBe(bytes.byteLength);
       expect(back.equals(bytes)).toBe(true);
+    });
+
+    it('puts a file byte for byte and leaves the file in place (one spool file, several keys)', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'mailroom-putfile-'));
+      try {
+        const path = join(dir, 'message.eml');
+        const bytes = randomBytes(9 * 1024 * 1024 + 5);
+        await writeFile(path, bytes);
+        const [first, second] = [`${prefix()}message.eml`, `${prefix()}message.eml`];
+        await store.putFile(first, path, 'message/rfc822');
+        await store.putFile(second, path, 'message/rfc822');
+        expect((await store.getBuffer(first)).equals(bytes)).toBe(true);
+        expect((await store.getBuffer(second)).equals(bytes)).toBe(true);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('fails putFile of a missing file and stores nothing', async () => {
+      const key = `${prefix()}message.eml`;
+      await expect(store.putFile(key, join(tmpdir(), `mailroom-missing-${randomUUID()}`), 'message/rfc822')).rejects.toThrow();
+      expect(await store.exists(key)).toBe(false);
     });
 
     it('reads byte ranges (inclusive end, open end)', async () => {

@@ -246,6 +246,8 @@ describe('strict input: bad forms are a 400 naming the field', () => {
     for (const page of ['1e400', '1.5', 'abc', '0', '99999999999999999999', '-1']) {
       await expectField(t.http.get(`/api/v1/inboxes?page=${page}`), 'page');
       await expectField(t.http.get(`/api/v1/emails?page=${page}`), 'page');
+      await expectField(t.http.get(`/api/v1/api-keys?page=${page}`), 'page');
+      await expectField(t.http.get(`/api/v1/inboxes/${inboxId}/messages?page=${page}`), 'page');
     }
     await expectField(t.http.get('/api/v1/emails?perPage=1000'), 'perPage');
     await expectField(t.http.get(`/api/v1/inboxes/${inboxId}/messages?perPage=1e3`), 'perPage');

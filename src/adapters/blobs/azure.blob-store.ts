@@ -78,6 +78,11 @@ export class AzureBlobStore implements BlobStore {
     else await this.blob(key).uploadStream(data, BLOCK_BYTES, 2, options);
   }
 
+  /** The SDK reads the file in block-sized ranges itself. */
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    await this.blob(key).uploadFile(path, { blobHTTPHeaders: { blobContentType: contentType }, blockSize: BLOCK_BYTES, concurrency: 2 });
+  }
+
   async getStream(key: string, range?: ByteRange): Promise<Readable> {
     try {
       const count = range?.end === undefined ? undefined : range.end - range.start + 1;

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, opendir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, open, opendir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -39,6 +40,27 @@ export class DiskBlobStore implements BlobStore {
       throw error;
     }
     await file.close();
+    await rename(temporary, path);
+  }
+
+  /** A kernel-side copy (a reflink where the filesystem has them), fsynced, then renamed into place as `put` does. */
+  async putFile(key: string, source: string, _contentType: string): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    try {
+      await copyFile(source, temporary, constants.COPYFILE_FICLONE);
+      const file = await open(temporary, 'r+');
+      try {
+        await file.chmod(0o600);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
     await rename(temporary, path);
   }
 

@@ -1,6 +1,8 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { Storage, type Bucket } from '@google-cloud/storage';
+import { Storage, type Bucket, type StorageOptions } from '@google-cloud/storage';
 import { NotFoundError } from '../../core/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
 
@@ -18,6 +20,27 @@ export interface GcsLocation {
   credentials?: GcsServiceAccount;
   /** JSON API endpoint (a private endpoint, or a local server in tests); absent: storage.googleapis.com. */
   apiEndpoint?: string;
+  /** A tenant's bucket: every connection goes through the egress guard; absent: the SDK's own connections. */
+  egress?: GcsEgress;
+}
+
+/**
+ * The SDK makes its JSON API calls with teeny-request, which takes a proxy but no agent, and its
+ * resumable uploads with gaxios, which takes an agent: both are given, both guarded.
+ */
+export interface GcsEgress {
+  agents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
+  /** A guarded forward proxy (guarded-proxy.ts). */
+  proxyUrl: string;
+}
+
+type Interceptor = NonNullable<StorageOptions['interceptors_']>[number];
+
+/** Applied by the SDK to every request's options (JSON API calls and resumable uploads alike). */
+function egressInterceptor({ agents, proxyUrl }: GcsEgress): Interceptor {
+  const agent = (url: URL) => (url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent);
+  // The SDK types the options as the request library's; they are passed through as they are.
+  return { request: (options) => ({ ...options, proxy: proxyUrl, agent }) as unknown as ReturnType<Interceptor['request']> };
 }
 
 /** Streamed bodies use a resumable upload in chunks of this size; buffers go up in one multipart request. */
@@ -36,6 +59,7 @@ export class GcsBlobStore implements BlobStore {
       credentials: location.credentials,
       // The SDK drops authentication for a custom endpoint unless told otherwise.
       useAuthWithCustomEndpoint: location.credentials !== undefined,
+      interceptors_: location.egress === undefined ? [] : [egressInterceptor(location.egress)],
     });
     this.bucket = storage.bucket(location.bucket);
   }
@@ -50,6 +74,11 @@ export class GcsBlobStore implements BlobStore {
       return;
     }
     await pipeline(data, this.file(key).createWriteStream({ resumable: true, chunkSize: CHUNK_BYTES, contentType }));
+  }
+
+  /** One multipart request whose body the SDK streams from the file. */
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    await this.bucket.upload(path, { destination: this.location.prefix + key, resumable: false, contentType });
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {

@@ -5,7 +5,7 @@ import { AzureBlobStore } from './azure.blob-store.js';
 import { DiskBlobStore } from './disk.blob-store.js';
 import { GcsBlobStore } from './gcs.blob-store.js';
 import { S3BlobStore } from './s3.blob-store.js';
-import type { GuardedAgents } from './storage-egress.js';
+import type { StorageEgress } from './storage-egress.js';
 
 /** The service's own store, from MAILROOM_BLOB_URL and its companion settings. */
 export function openServiceBlobStore(config: ServiceBlobStoreConfig): BlobStore {
@@ -25,10 +25,12 @@ export function openServiceBlobStore(config: ServiceBlobStoreConfig): BlobStore 
 
 /**
  * A tenant's bucket. Credentials always come from the tenant, never from the service's environment.
- * With `agents`, the S3 and Azure clients connect only through them (the egress guard on every connection).
+ * With `egress`, every client connects only through the egress guard, on every connection: S3 and Azure
+ * through its agents, GCS through them and its guarded proxy (gcs.blob-store.ts says why both).
  */
-export function openCustomBlobStore(target: StorageTarget, credentials: StorageCredentials, agents?: GuardedAgents): BlobStore {
+export function openCustomBlobStore(target: StorageTarget, credentials: StorageCredentials, egress?: StorageEgress): BlobStore {
   const endpoint = target.endpoint ?? undefined;
+  const agents = egress === undefined ? undefined : { httpAgent: egress.httpAgent, httpsAgent: egress.httpsAgent };
   switch (credentials.provider) {
     case 'S3':
       return new S3BlobStore({
@@ -54,6 +56,7 @@ export function openCustomBlobStore(target: StorageTarget, credentials: StorageC
         prefix: target.prefix,
         apiEndpoint: endpoint,
         credentials: { client_email: credentials.clientEmail, private_key: credentials.privateKey, project_id: credentials.projectId ?? undefined },
+        egress: agents === undefined || egress === undefined ? undefined : { agents, proxyUrl: egress.proxy.url },
       });
   }
 }

@@ -1,5 +1,7 @@
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -63,6 +65,19 @@ export class S3BlobStore implements BlobStore {
       return;
     }
     await new Upload({ client: this.client, params: { ...params, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
+  }
+
+  /** One PUT with the file's length, its body streamed from the file (no part buffers, unlike a multipart upload). */
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    const { size } = await stat(path);
+    const body = createReadStream(path);
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key), ContentType: contentType, Body: body, ContentLength: size }),
+      );
+    } finally {
+      body.destroy();
+    }
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {

@@ -8,11 +8,17 @@ import { isBlockedAddress } from '../../core/egress.js';
 import { InvalidInputError } from '../../core/errors.js';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
 import { guardedLookup, type LookupAll } from '../http/guarded-lookup.js';
+import { startGuardedProxy, type GuardedProxy } from './guarded-proxy.js';
 
 /** HTTP agents whose every new connection resolves through the egress guard. */
 export interface GuardedAgents {
   httpAgent: HttpAgent;
   httpsAgent: HttpsAgent;
+}
+
+/** The guarded agents, and a guarded forward proxy for an SDK that takes no agent (GCS). */
+export interface StorageEgress extends GuardedAgents {
+  proxy: GuardedProxy;
 }
 
 /** `dns.lookup` over the service's resolver (MAILROOM_DNS_SERVERS): every A and AAAA answer. */
@@ -31,6 +37,11 @@ export function lookupVia(resolve: DnsResolve): LookupAll {
 export function guardedAgents(lookupAll: LookupAll): GuardedAgents {
   const lookup = guardedLookup(lookupAll);
   return { httpAgent: new HttpAgent({ keepAlive: true, lookup }), httpsAgent: new HttpsAgent({ keepAlive: true, lookup }) };
+}
+
+/** Everything tenants' buckets connect through; close the proxy when the node stops. */
+export async function storageEgress(lookupAll: LookupAll): Promise<StorageEgress> {
+  return { ...guardedAgents(lookupAll), proxy: await startGuardedProxy(guardedLookup(lookupAll)) };
 }
 
 const forbidden = (field: string, message: string) => new InvalidInputError('STORAGE_ENDPOINT_FORBIDDEN', message, { field });

@@ -1,4 +1,5 @@
 import type { ExtractionLimits } from '../../core/extract.js';
+import type { SpooledMessage } from '../../core/message-bytes.js';
 import type { AuthenticationInput } from '../../ports/mail-authenticator.js';
 import type { MessageAnalysis } from '../../ports/message-analyzer.js';
 
@@ -13,7 +14,8 @@ export interface AnalyzerWorkerConfig {
 
 export interface AnalyzeRequest {
   id: number;
-  input: Omit<AuthenticationInput, 'raw'> & { raw: Uint8Array };
+  /** Bytes in shared memory (a small message), or the spool file the worker reads itself (a large one). */
+  input: Omit<AuthenticationInput, 'raw'> & { raw: Uint8Array | SpooledMessage };
 }
 
 export type AnalyzeResponse =

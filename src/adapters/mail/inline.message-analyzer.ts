@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { InvalidInputError } from '../../core/errors.js';
+import { isSpooled } from '../../core/message-bytes.js';
 import { extractWithinBudget, warmUpExtraction, type ExtractionLimits } from '../../core/extract.js';
-import type { AuthenticationInput, MailAuthenticator } from '../../ports/mail-authenticator.js';
-import type { MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
+import type { MailAuthenticator } from '../../ports/mail-authenticator.js';
+import type { AnalysisInput, MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
 import type { MimeParser, ParsedMessage } from '../../ports/mime-parser.js';
 
 /** Parses, authenticates and extracts on the calling thread; also what each pool worker runs. */
@@ -14,7 +16,8 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
     warmUpExtraction();
   }
 
-  async analyze(input: AuthenticationInput): Promise<MessageAnalysis> {
+  async analyze(message: AnalysisInput): Promise<MessageAnalysis> {
+    const input = { ...message, raw: isSpooled(message.raw) ? await readFile(message.raw.path) : message.raw };
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
     return { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
   }

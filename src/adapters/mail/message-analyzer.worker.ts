@@ -25,7 +25,7 @@ const analyzer = new InlineMessageAnalyzer(
 );
 
 port.on('message', ({ id, input }: AnalyzeRequest) => {
-  const raw = Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength);
+  const raw = input.raw instanceof Uint8Array ? Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength) : input.raw;
   analyzer.analyze({ ...input, raw }).then(
     (analysis) => port.postMessage({ id, analysis } satisfies AnalyzeResponse, transferablesOf(analysis)),
     (error: unknown) => {

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSilentDnsServer } from '../../../test/helpers/dns-server.js';
@@ -23,6 +26,21 @@ describe('WorkerPoolMessageAnalyzer', () => {
     expect(analysis.parsed).toMatchObject({ from: 'a@example.com', subject: 'hi' });
     expect(analysis.auth.authSummary).toMatch(/^SPF: \w+, DKIM: none, DMARC: \w+$/);
     expect(analysis.extracted?.otp).toBe('482913');
+  });
+
+  it('reads a spooled message from its file in the worker: the same analysis, and the file is left in place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mailroom-spooled-'));
+    try {
+      const path = join(dir, 'message.eml');
+      await writeFile(path, raw);
+      pool = new WorkerPoolMessageAnalyzer(1, config(['127.0.0.1:9']), () => undefined);
+      const analysis = await pool.analyze({ ...input, raw: { path, byteLength: raw.byteLength } });
+      expect(analysis.parsed).toMatchObject({ from: 'a@example.com', subject: 'hi' });
+      expect(analysis.extracted?.otp).toBe('482913');
+      expect(await readFile(path)).toEqual(raw);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails only the messages of a worker that dies, with a retryable error, and replaces it', async () => {

@@ -2,8 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InvalidInputError, UnavailableError } from '../../core/errors.js';
-import type { AuthenticationInput } from '../../ports/mail-authenticator.js';
-import type { MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
+import type { AnalysisInput, MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
 import type { AnalyzeRequest, AnalyzeResponse, AnalyzerWorkerConfig } from './analyzer-protocol.js';
 
 interface Pending {
@@ -53,7 +52,7 @@ export class WorkerPoolMessageAnalyzer implements MessageAnalyzer {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  analyze(input: AuthenticationInput): Promise<MessageAnalysis> {
+  analyze(input: AnalysisInput): Promise<MessageAnalysis> {
     if (this.closed) return Promise.reject(new UnavailableError('ANALYZER_CLOSED', 'Message analysis is shutting down'));
     if (this.slots.length === 0) return Promise.reject(new UnavailableError('ANALYZER_UNAVAILABLE', 'No message analysis worker could start'));
     const slot = this.slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));

@@ -1,5 +1,7 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isSpooled, type MessageBytes } from '../../core/message-bytes.js';
 import type { SpamReport, SpamRule } from '../../core/spam.js';
 import { SpamFilterUnavailableError, type SpamFilter, type SpamFilterInput } from '../../ports/spam-filter.js';
 
@@ -84,13 +86,24 @@ export class RspamdSpamFilter implements SpamFilter {
           })
           .catch((error: Error) => fail(error.message));
       });
-      request.end(input.raw);
+      sendBody(request, input.raw, fail);
     });
   }
 
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** A spooled message streams from its file; the spool's owner deletes it only after this settles. */
+function sendBody(request: ClientRequest, raw: MessageBytes, fail: (reason: string) => void): void {
+  if (!isSpooled(raw)) {
+    request.end(raw);
+    return;
+  }
+  createReadStream(raw.path)
+    .on('error', (error: NodeJS.ErrnoException) => fail(`spooled message unreadable: ${error.code ?? error.message}`))
+    .pipe(request);
 }
 
 function readBody(response: IncomingMessage): Promise<string> {

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
+import type { SpooledMessage } from '../../core/message-bytes.js';
 import type { ByteBudget } from './byte-budget.js';
 import type { SmtpReply } from './smtp-replies.js';
+import { SpoolFile } from './spool.js';
 
 export interface DataLimits {
   maxBytes: number;
@@ -9,9 +11,21 @@ export interface DataLimits {
   minDataRateWindowMs: number;
 }
 
+export interface SpoolSettings {
+  dir: string;
+  /** A message that grows past this many bytes goes on into a spool file instead of memory. */
+  thresholdBytes: number;
+  /** Bytes the spool file starts with (the trace header of an authenticated session). */
+  head?: Buffer;
+  /** A spool file that could not be written or removed (the message itself is refused with 451). */
+  onError: (error: unknown) => void;
+}
+
 /** A message read whole (its bytes count against the budget until `release`), or the reply that refuses it. */
 export type DataOutcome =
   | { raw: Buffer; release: () => void }
+  /** A large message in a spool file, holding its size of the budget while it is analysed; `release` frees that and deletes the file. */
+  | { spooled: SpooledMessage; release: () => Promise<void> }
   | { refused: SmtpReply }
   /** The sender is too slow: the session ends with this reply. */
   | { closeSession: SmtpReply };
@@ -20,6 +34,9 @@ const RATE_CHECK_MS = 1000;
 
 export const messageTooLarge = (limit: number): SmtpReply => ({ code: 552, message: `5.3.4 Message exceeds the size limit of ${limit} bytes` });
 const OVER_BUDGET: SmtpReply = { code: 451, message: '4.3.1 Insufficient system resources, try again later' };
+const SPOOL_FAILED: SmtpReply = { code: 451, message: '4.3.0 Message could not be spooled, try again later' };
+/** A spooled message waits this long for its share of the budget; SMTP clients wait 10 minutes for the reply (RFC 5321 4.5.3.2.6). */
+const SPOOLED_WAIT_MS = 120_000;
 const TOO_SLOW: SmtpReply = { code: 421, message: '4.4.2 Data transfer too slow, closing connection' };
 
 /** ES2024 growable SharedArrayBuffer (Node 20 has it; the ES2023 lib types do not). */
@@ -56,20 +73,27 @@ class SharedMessage {
  * Reads the DATA stream under three limits: the size cap (the rest is drained, not kept), the
  * node's in-flight byte budget (past it the message is dropped as it arrives and refused with 451),
  * and a minimum average rate once `minDataRateWindowMs` has passed (a trickling sender gets 421).
+ * Past `spool.thresholdBytes` the message goes on into a spool file, which holds no budget while it
+ * arrives; at the end it waits for its size of the budget (analysis reads it into memory).
  */
-export function readData(stream: Readable, limits: DataLimits, budget: ByteBudget): Promise<DataOutcome> {
+export function readData(stream: Readable, limits: DataLimits, budget: ByteBudget, spoolSettings: SpoolSettings): Promise<DataOutcome> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let message: SharedMessage | undefined = new SharedMessage(limits.maxBytes);
+    let spool: SpoolFile | undefined;
     let size = 0;
     let reserved = 0;
     let refusal: SmtpReply | undefined;
     let settled = false;
+    const discard = (file: SpoolFile) => file.discard().catch(spoolSettings.onError);
     const dropHeld = (reply: SmtpReply) => {
       refusal ??= reply;
       message = undefined;
       budget.release(reserved);
       reserved = 0;
+      if (spool !== undefined) void discard(spool);
+      spool = undefined;
+      if (stream.isPaused()) stream.resume();
     };
     const settle = (outcome: DataOutcome | Error) => {
       if (settled) return;
@@ -88,17 +112,59 @@ export function readData(stream: Readable, limits: DataLimits, budget: ByteBudge
       settle({ closeSession: TOO_SLOW });
     }, RATE_CHECK_MS);
     rateCheck.unref();
+    const startSpool = (): SpoolFile => {
+      const file = new SpoolFile(spoolSettings.dir, (error) => {
+        spoolSettings.onError(error);
+        dropHeld(SPOOL_FAILED);
+      });
+      if (spoolSettings.head !== undefined) file.write(spoolSettings.head);
+      if (message !== undefined) file.write(message.bytes());
+      message = undefined;
+      budget.release(reserved);
+      reserved = 0;
+      return file;
+    };
+    const toSpool = (file: SpoolFile, chunk: Buffer) => {
+      if (file.write(chunk)) return;
+      stream.pause();
+      file.onDrain(() => stream.resume());
+    };
+    const finishSpool = (file: SpoolFile) => {
+      clearInterval(rateCheck);
+      file.finish().then(
+        async (spooled) => {
+          if (!(await budget.acquire(spooled.byteLength, SPOOLED_WAIT_MS))) {
+            await discard(file);
+            return settle({ refused: OVER_BUDGET });
+          }
+          const release = () => {
+            budget.release(spooled.byteLength);
+            return discard(file);
+          };
+          settle({ spooled, release });
+        },
+        (error: unknown) => {
+          spoolSettings.onError(error);
+          void discard(file);
+          settle({ refused: SPOOL_FAILED });
+        },
+      );
+    };
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (refusal !== undefined) return;
       if (size > limits.maxBytes) return dropHeld(messageTooLarge(limits.maxBytes));
+      if (spool === undefined && size > spoolSettings.thresholdBytes) spool = startSpool();
+      if (spool !== undefined) return toSpool(spool, chunk);
       if (!budget.reserve(chunk.length)) return dropHeld(OVER_BUDGET);
       reserved += chunk.length;
       message?.append(chunk);
     });
     stream.once('error', (error: Error) => settle(error));
     stream.once('end', () => {
-      if (refusal !== undefined || message === undefined) return settle({ refused: refusal ?? OVER_BUDGET });
+      if (refusal !== undefined) return settle({ refused: refusal });
+      if (spool !== undefined) return finishSpool(spool);
+      if (message === undefined) return settle({ refused: OVER_BUDGET });
       const held = reserved;
       settle({ raw: message.bytes(), release: () => budget.release(held) });
     });

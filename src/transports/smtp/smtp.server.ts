@@ -25,8 +25,10 @@ export interface SmtpServerOptions {
   metrics: Metrics;
   /** On close(), how long transactions in progress may take before the remaining sessions get 421. */
   drainMs: number;
-  /** docs/security.md: sessions, lifetime, DATA rate, recipients, bytes in flight. */
+  /** docs/security.md: sessions, lifetime, DATA rate, recipients, bytes in flight, spool threshold. */
   limits: LimitsSettings['smtp'];
+  /** Where messages above `limits.spoolThresholdBytes` are written as they arrive (spool.ts). */
+  spoolDir: string;
   /** docs/local.md: MAILROOM_SMTP_AUTH and MAILROOM_SMTP_STARTTLS (auto needs a configured certificate). */
   modes: { auth: SmtpAuthMode; starttls: StarttlsMode; certificateConfigured: boolean };
 }
@@ -81,24 +83,28 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     callback(smtpError(messageTooLarge(options.maxMessageBytes)));
   };
 
+  const spoolFailed = (error: unknown) => options.logger.warn({ err: error }, 'smtp spool file failed');
+
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
     const refuse = (reply: SmtpReply) => {
       options.metrics.messageRefused(String(reply.code));
       callback(smtpError(reply));
     };
-    let release = (): void => undefined;
-    readData(stream, { ...options.limits, maxBytes: options.maxMessageBytes }, inFlight)
+    let release = (): void | Promise<void> => undefined;
+    const trace = authenticatedTraceHeader(session, options.hostname);
+    const spool = { dir: options.spoolDir, thresholdBytes: options.limits.spoolThresholdBytes, head: trace, onError: spoolFailed };
+    readData(stream, { ...options.limits, maxBytes: options.maxMessageBytes }, inFlight, spool)
       .then(async (outcome) => {
         if ('closeSession' in outcome) return sessionLimits.end(session, outcome.closeSession);
         if ('refused' in outcome) return refuse(outcome.refused);
-        const { raw } = outcome;
         release = outcome.release;
         if (stream.sizeExceeded) return refuse(messageTooLarge(options.maxMessageBytes));
-        if (raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
+        if ('raw' in outcome && outcome.raw.length === 0) return refuse({ code: 554, message: '5.6.0 Empty message' });
+        // A spooled message's file already starts with the trace header.
+        const raw = 'spooled' in outcome ? outcome.spooled : trace === undefined ? outcome.raw : Buffer.concat([trace, outcome.raw]);
         const started = performance.now();
-        const trace = authenticatedTraceHeader(session, options.hostname);
         const { id } = await options.ingest.ingest({
-          raw: trace === undefined ? raw : Buffer.concat([trace, raw]),
+          raw,
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           deliveries: deliveries.get(session) ?? [],
           clientIp: session.remoteAddress,
@@ -106,7 +112,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         });
         const seconds = (performance.now() - started) / 1000;
         options.metrics.messageAccepted(seconds);
-        options.logger.info({ emailId: id, session: session.id, size: raw.length, ms: Math.round(seconds * 1000) }, 'message accepted');
+        options.logger.info({ emailId: id, session: session.id, size: raw.byteLength, spooled: 'spooled' in outcome, ms: Math.round(seconds * 1000) }, 'message accepted');
         callback(null, `Message accepted <${id}>`);
       })
       .catch((error: unknown) => {
@@ -114,7 +120,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         options.logger.warn({ err: error, code: reply.code, session: session.id }, 'message refused');
         refuse(reply);
       })
-      .finally(() => release());
+      .finally(() => Promise.resolve(release()).catch(spoolFailed));
   };
 
   const server = new SMTPServer({

@@ -29,12 +29,15 @@ function bigMessage(to: string): Buffer {
   return Buffer.from(`${head}${body}\r\n--b--\r\n`);
 }
 
-/** Memory does not depend on the database: one dialect is enough. */
+/**
+ * Memory does not depend on the database: one dialect is enough. Messages are held in memory here
+ * (spool threshold above their size); smtp-spool.test.ts is the same load spooled.
+ */
 describe('SMTP bytes in flight', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES: String(IN_FLIGHT_CAP), MAILROOM_SMTP_MIN_DATA_RATE: '0' } });
+    t = await startTestApp({ env: { MAILROOM_SMTP_MAX_IN_FLIGHT_BYTES: String(IN_FLIGHT_CAP), MAILROOM_SMTP_MIN_DATA_RATE: '0', MAILROOM_SMTP_SPOOL_THRESHOLD_BYTES: String(32 * MB) } });
   });
   afterAll(() => t?.stop());
 

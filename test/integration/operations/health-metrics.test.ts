@@ -77,6 +77,7 @@ const unreachable = (): never => {
 };
 const unreachableStore: BlobStore = {
   put: async () => unreachable(),
+  putFile: async () => unreachable(),
   getStream: async () => unreachable(),
   getBuffer: async () => unreachable(),
   delete: async () => unreachable(),
