@@ -188,7 +188,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const logBackgroundError = (error: unknown) => logger.error({ err: error }, 'background task failed');
 
   const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
-  const db = createDatabase(config.db);
+  const db = createDatabase(config.db, logBackgroundError);
   await migrateToLatestOrThrow(db, { sealer: secrets });
   const repos = createRepositories(db.kysely);
   const metrics = new PrometheusMetrics();
