@@ -5,7 +5,7 @@ import type { SMTPServer } from 'smtp-server';
 import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
-import { createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
+import { createBatchCommit, createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
 import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
 import { lookupVia, storageEgress, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
@@ -201,13 +201,14 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const logBackgroundError = (error: unknown) => logger.error({ err: error }, 'background task failed');
 
   const secrets = new SecretBox(await loadStorageEncryptionKey(config.storage.encryptionKey, config.dataDir));
-  const db = createDatabase(config.db);
+  const db = createDatabase(config.db, logBackgroundError);
   await migrateToLatestOrThrow(db, { sealer: secrets });
   const repos = createRepositories(db.kysely);
   const metrics = new PrometheusMetrics();
   const unitOfWork = createUnitOfWork(db.kysely);
-  // SQLite has one writer and a costly commit: concurrent ingests commit together (docs/decisions.md).
-  const ingestUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
+  // SQLite has one writer and a costly commit: concurrent delivery updates commit together; ingests
+  // are group-committed on both databases by IngestService's batch commit (docs/decisions.md).
+  const deliveryUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
   const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
   // Every service reads and writes through this: it sends each key to the service store or to the
   // tenant's own bucket the key was written to (docs/storage.md).
@@ -253,7 +254,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
   const deliveryLeaseMs = config.webhooks.timeoutMs * 2 + 1000;
-  const deliveries = new DeliveryService(repos, ingestUnitOfWork, sender, {
+  const deliveries = new DeliveryService(repos, deliveryUnitOfWork, sender, {
     retryScheduleMs: config.webhooks.retryScheduleMs,
     chatappApiUrl: config.webhooks.chatappApiUrl,
     publicUrl: config.publicUrl,
@@ -301,7 +302,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     emailBulk: new EmailBulkService(repos, blobs, events, inboxes, logBackgroundError),
     inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
-    ingest: new IngestService(analyzer, blobs, ingestUnitOfWork, events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage, spam),
+    ingest: new IngestService(analyzer, blobs, (write, afterCommit) => createBatchCommit(db.kysely, write, afterCommit), events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage, spam),
     logs: new ActivityLogService(repos),
     webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
     chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),

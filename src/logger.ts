@@ -12,7 +12,12 @@ interface LoggedRequest {
   id?: string;
 }
 
-/** Structured JSON logs; secrets are redacted wherever they could appear. `destination` is for tests that read the output. */
+/**
+ * Structured JSON logs; secrets are redacted wherever they could appear. `destination` is for tests
+ * that read the output. Stdout is written asynchronously: a synchronous write per accepted message
+ * held the single ingest thread; pino flushes what is buffered when the process exits (on-exit
+ * handlers run on process.exit and after uncaught errors; only SIGKILL can lose the last lines).
+ */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
@@ -24,5 +29,5 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       censor: '[redacted]',
     },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

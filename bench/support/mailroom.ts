@@ -21,8 +21,8 @@ export function buildMailroom(): void {
   if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('npm run build did not produce dist/cli.js');
 }
 
-function cli(build: MailroomBuild): string[] {
-  return build === 'dist' ? [...NODE_ARGS, join(ROOT, 'dist/cli.js')] : [...NODE_ARGS, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
+function cli(build: MailroomBuild, nodeArgs: string[] = NODE_ARGS): string[] {
+  return build === 'dist' ? [...nodeArgs, join(ROOT, 'dist/cli.js')] : [...nodeArgs, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
 }
 
 export interface MailroomInstance {
@@ -43,6 +43,8 @@ export interface MailroomOptions {
   dnsServer: string;
   build: MailroomBuild;
   env?: Record<string, string>;
+  /** Node options for `mailroom serve` only (default: MAILROOM_BENCH_NODE_ARGS), e.g. --cpu-prof; worker threads inherit them. */
+  nodeArgs?: string[];
 }
 
 function httpsJson(url: string, method: string, apiKey: string, body?: unknown): Promise<unknown> {
@@ -92,10 +94,14 @@ export async function createScratchStore(postgresUrl?: string): Promise<{ env: R
 }
 
 /** `mailroom serve` on free loopback ports; resolves once it prints where it listens. */
-export async function launchMailroom(build: MailroomBuild, env: Record<string, string>): Promise<{ server: ChildServer; apiUrl: string; smtpPort: number }> {
+export async function launchMailroom(
+  build: MailroomBuild,
+  env: Record<string, string>,
+  nodeArgs?: string[],
+): Promise<{ server: ChildServer; apiUrl: string; smtpPort: number }> {
   const { server, match } = await startChildServer({
     command: process.execPath,
-    args: [...cli(build), 'serve'],
+    args: [...cli(build, nodeArgs), 'serve'],
     env: {
       MAILROOM_HTTP_HOST: '127.0.0.1',
       MAILROOM_HTTP_PORT: '0',
@@ -129,7 +135,7 @@ async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<
     cwd: ROOT,
   });
   const apiKey = (JSON.parse(stdout.trim().split('\n').at(-1) as string) as { apiKey: string }).apiKey;
-  const { server, apiUrl: api, smtpPort } = await launchMailroom(options.build, env);
+  const { server, apiUrl: api, smtpPort } = await launchMailroom(options.build, env, options.nodeArgs);
   const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' }).catch(async (error: unknown) => {
     await server.stop();
     throw error;

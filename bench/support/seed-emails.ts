@@ -43,7 +43,7 @@ export class EmailSeeder {
     for (let done = 0; done < count; done += 1000) {
       const batch = Math.min(1000, count - done);
       await unitOfWork(async (repos) => {
-        for (let i = 0; i < batch; i++) await repos.emails.insert(this.newEmail(startIndex + done + i));
+        await repos.emails.insertMany(Array.from({ length: batch }, (_, i) => this.newEmail(startIndex + done + i)));
       });
     }
   }

@@ -4,7 +4,7 @@ import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
 import type { Extraction } from '../core/extract.js';
 import { isSpooled, type MessageBytes } from '../core/message-bytes.js';
-import type { UnitOfWork } from '../adapters/db/repositories/index.js';
+import type { BatchCommitFactory, Repositories } from '../adapters/db/repositories/index.js';
 import type { NewEmail } from '../adapters/db/repositories/email.repository.js';
 import type { ActivityLogEntry } from '../adapters/db/repositories/activity-log.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -76,16 +76,26 @@ function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
   return [...bcc];
 }
 
+/** One ingest's rows, waiting to be committed with the ingests that arrive beside it. */
+interface PendingRows {
+  writes: TenantWrite[];
+  stored: StoredEmail[];
+}
+
 /**
  * receive → parse → authenticate → store → log → publish, independent of SMTP. Blobs are written
  * first and the rows committed after in one transaction, so a failure anywhere leaves nothing
- * half-written; the caller turns UnavailableError into a 451 so the sender retries.
+ * half-written; the caller turns UnavailableError into a 451 so the sender retries. Concurrent
+ * ingests' rows are group-committed: one transaction and one multi-row insert per table for all of
+ * them, and each ingest returns only after the commit that holds its rows.
  */
 export class IngestService {
+  private readonly commitRows: (rows: PendingRows) => Promise<void>;
+
   constructor(
     private readonly analyzer: MessageAnalyzer,
     private readonly blobs: BlobStore,
-    private readonly unitOfWork: UnitOfWork,
+    batchCommit: BatchCommitFactory,
     private readonly events: EventBus,
     private readonly onBackgroundError: (error: unknown) => void,
     private readonly participants: readonly IngestParticipant[] = [],
@@ -95,7 +105,12 @@ export class IngestService {
     private readonly maxAttachments = Number.POSITIVE_INFINITY,
     /** The spam filter asked before the 250 (docs/spam.md); without it every message is `spamCheck: "off"`. */
     private readonly spam?: SpamCheckService,
-  ) {}
+  ) {
+    this.commitRows = batchCommit(
+      (repos, batch: PendingRows[]) => this.writeRows(repos, batch),
+      (stored) => this.afterCommit(stored),
+    );
+  }
 
   async ingest(message: IncomingMessage): Promise<{ id: string }> {
     if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
@@ -118,13 +133,29 @@ export class IngestService {
     const stored = writes.map(toStoredEmail);
     await this.store(writes, stored);
     this.publish(writes);
+    return { id: baseEmailId };
+  }
+
+  /** Every row of a group of ingests, a statement per table; returns what the participants were given. */
+  private async writeRows(repos: Repositories, batch: PendingRows[]): Promise<StoredEmail[]> {
+    const writes = batch.flatMap((rows) => rows.writes);
+    const stored = batch.flatMap((rows) => rows.stored);
+    await repos.inboxes.lockForNewMessages(writes.flatMap((w) => w.inboxMessages.map((m) => m.inboxId)));
+    await repos.emails.insertMany(writes.map((w) => w.item));
+    await repos.inboxes.insertMessages(writes.flatMap((w) => w.inboxMessages));
+    await repos.logs.append(writes.flatMap((w) => w.logs));
+    for (const participant of this.participants) await participant.inTransaction?.(repos, stored);
+    return stored;
+  }
+
+  /** Participants see the same batch after its commit as inside its transaction. */
+  private afterCommit(stored: StoredEmail[]): void {
     for (const participant of this.participants) {
       if (participant.afterCommit === undefined) continue;
       Promise.resolve()
         .then(() => participant.afterCommit?.(stored))
         .catch(this.onBackgroundError);
     }
-    return { id: baseEmailId };
   }
 
   /** The spam step (docs/spam.md): runs alongside the analysis, within its own deadline, and never fails the message. */
@@ -239,15 +270,7 @@ export class IngestService {
       const puts = await Promise.allSettled(writes.flatMap((w) => this.writeBlobs(w, written)));
       const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
-      await this.unitOfWork(async (repos) => {
-        await repos.inboxes.lockForNewMessages(writes.flatMap((w) => w.inboxMessages.map((m) => m.inboxId)));
-        for (const write of writes) {
-          await repos.emails.insert(write.item);
-          for (const inboxMessage of write.inboxMessages) await repos.inboxes.insertMessage(inboxMessage);
-          await repos.logs.append(write.logs);
-        }
-        for (const participant of this.participants) await participant.inTransaction?.(repos, stored);
-      });
+      await this.commitRows({ writes, stored });
     } catch (error) {
       await Promise.all(written.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
       throw new UnavailableError('STORAGE_UNAVAILABLE', `Message could not be stored: ${(error as Error).message}`);

@@ -28,14 +28,26 @@ function job(stored: StoredEmail, targetKind: DeliveryJob['targetKind'], targetI
   };
 }
 
-async function jobsFor(repos: Repositories, stored: StoredEmail): Promise<DeliveryJob[]> {
-  const tenantId = stored.email.tenantId;
+type Targets = Awaited<ReturnType<typeof targetsOf>>;
+
+async function targetsOf(repos: Repositories, tenantId: string) {
   const [webhooks, integrations] = await Promise.all([repos.webhooks.activeTargets(tenantId), repos.chatappIntegrations.activeTargets(tenantId)]);
+  return { webhooks, integrations };
+}
+
+function jobsFor(stored: StoredEmail, { webhooks, integrations }: Targets): DeliveryJob[] {
   const inboxIds = stored.inboxMessages.map((m) => m.inboxId);
   return [
     ...webhooks.filter((w) => w.events.includes('email.received') && firesFor(w.inboxIds, inboxIds)).map((w) => job(stored, 'WEBHOOK', w.id)),
     ...integrations.filter((i) => firesFor(i.inboxIds, inboxIds)).map((i) => job(stored, i.kind === 'bot' ? 'CHATAPP_BOT' : 'CHATAPP', i.id)),
   ];
+}
+
+/** The jobs of a group of emails, reading each tenant's targets once however many of its emails the group holds. */
+async function jobsOf(repos: Repositories, emails: StoredEmail[]): Promise<DeliveryJob[]> {
+  const tenants = [...new Set(emails.map((stored) => stored.email.tenantId))];
+  const targets = new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await targetsOf(repos, tenantId)] as const)));
+  return emails.flatMap((stored) => jobsFor(stored, targets.get(stored.email.tenantId) as Targets));
 }
 
 /**
@@ -67,7 +79,7 @@ export function createNotificationParticipant(options: NotificationParticipantOp
   return {
     name: 'notifications',
     async inTransaction(repos, emails) {
-      const jobs = (await Promise.all(emails.map((stored) => jobsFor(repos, stored)))).flat();
+      const jobs = await jobsOf(repos, emails);
       if (jobs.length === 0) return;
       const now = Date.now();
       const inFlight = await repos.deliveries.inFlightByTenant([...new Set(jobs.map((j) => j.tenantId))], now);

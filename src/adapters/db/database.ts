@@ -23,6 +23,7 @@ import * as m0023 from './migrations/0023-account-tokens.js';
 import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -63,7 +64,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
 // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export function createDatabase(config: DatabaseConfig): Db {
+/** `onBackgroundError`: failures of the SQLite checkpointer thread (default: a process warning). */
+export function createDatabase(config: DatabaseConfig, onBackgroundError: (error: unknown) => void = (error) => process.emitWarning(error as Error)): Db {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
     // An idle connection that dies (server restart, admin termination, or the server closing it while
@@ -83,8 +85,18 @@ export function createDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints (which fsync) run on their own thread, not inside an ingest's COMMIT (sqlite-checkpointer.ts).
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(config.path, onBackgroundError);
   const kysely = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    async close() {
+      await checkpointer.stop();
+      await kysely.destroy();
+    },
+  };
 }
 
 export async function migrateToLatestOrThrow(db: Db, context: MigrationContext = {}): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { createGroupCommitUnitOfWork } from './group-commit.js';
+import { createBatchCommit, createGroupCommitUnitOfWork } from './group-commit.js';
 
 describe('group commit unit of work (SQLite)', () => {
   let dir: string;
@@ -50,5 +50,44 @@ describe('group commit unit of work (SQLite)', () => {
     expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
     await unitOfWork((repos) => repos.leases.tryAcquire('later', 'holder', 60_000));
     expect(await leaseNames()).toEqual(['later']);
+  });
+
+  it('writes concurrent items in one call and one transaction, and calls afterCommit once with its result', async () => {
+    const transactions = vi.spyOn(db.kysely, 'transaction');
+    const writes: string[][] = [];
+    const committed: string[][] = [];
+    const commit = createBatchCommit(
+      db.kysely,
+      async (repos, names: string[]) => {
+        writes.push(names);
+        for (const name of names) await repos.leases.tryAcquire(name, 'holder', 60_000);
+        return names;
+      },
+      (names) => committed.push(names),
+    );
+    await Promise.all(['a', 'b', 'c'].map((name) => commit(name)));
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(writes).toEqual([['a', 'b', 'c']]);
+    expect(committed).toEqual([['a', 'b', 'c']]);
+    expect(await leaseNames()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('retries the items of a failed batch one by one, so only the bad one fails', async () => {
+    const committed: string[][] = [];
+    const commit = createBatchCommit(
+      db.kysely,
+      async (repos, names: string[]) => {
+        for (const name of names) {
+          if (name === 'bad') throw new Error('bad item');
+          await repos.leases.tryAcquire(name, 'holder', 60_000);
+        }
+        return names;
+      },
+      (names) => committed.push(names),
+    );
+    const results = await Promise.allSettled(['a', 'bad', 'c'].map((name) => commit(name)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual(['ok', 'bad item', 'ok']);
+    expect(committed).toEqual([['a'], ['c']]);
+    expect(await leaseNames()).toEqual(['a', 'c']);
   });
 });

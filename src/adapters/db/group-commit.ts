@@ -1,5 +1,5 @@
 import type { ControlledTransaction, Kysely } from 'kysely';
-import { createRepositories, type UnitOfWork } from './repositories/index.js';
+import { createRepositories, type Repositories, type UnitOfWork } from './repositories/index.js';
 import type { Database } from './schema.js';
 
 interface Queued {
@@ -82,4 +82,59 @@ async function runInSavepoint(trx: ControlledTransaction<Database>, unit: Queued
     await inSavepoint.releaseSavepoint('unit').execute();
     return { ok: false, error };
   }
+}
+
+interface PendingItem<I> {
+  item: I;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for work that merges: concurrent callers' items are written by ONE call of `write`
+ * over all of them (multi-row inserts, one lock round, one COMMIT), on SQLite and PostgreSQL alike.
+ * The first item waits `windowMs` for others; items arriving while a batch commits form the next
+ * one, so at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
+ * what `write` returned, once per committed batch. If a batch fails, each of its items is
+ * retried in a transaction of its own, so one bad item fails only its caller; every caller's promise
+ * settles after the commit that holds its rows, or with the error that kept them out.
+ */
+export function createBatchCommit<I, R>(
+  db: Kysely<Database>,
+  write: (repos: Repositories, items: I[]) => Promise<R>,
+  afterCommit: (result: R) => void,
+  windowMs = DEFAULT_WINDOW_MS,
+): (item: I) => Promise<void> {
+  let queue: PendingItem<I>[] = [];
+  let scheduled = false;
+
+  const commit = async (batch: PendingItem<I>[]): Promise<void> => {
+    let result: R;
+    try {
+      result = await db.transaction().execute((trx) => write(createRepositories(trx), batch.map((pending) => pending.item)));
+    } catch (error) {
+      if (batch.length === 1) (batch[0] as PendingItem<I>).reject(error);
+      else for (const pending of batch) await commit([pending]);
+      return;
+    }
+    for (const pending of batch) pending.resolve();
+    afterCommit(result);
+  };
+
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, MAX_BATCH);
+      queue = queue.slice(batch.length);
+      await commit(batch);
+    }
+    scheduled = false;
+  };
+
+  return (item: I) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(() => void drain(), windowMs);
+    });
 }

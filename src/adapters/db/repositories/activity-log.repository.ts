@@ -41,28 +41,32 @@ const toEntry = (row: Row): ActivityLogEntry => ({
   targetId: row.target_id ?? null,
 });
 
+/** Ten values a row: a group commit's logs go in statements of 1,000 rows, below every parameter limit. */
+const LOG_ROWS_PER_INSERT = 1000;
+
 export class ActivityLogRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(entries: ActivityLogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.db
-      .insertInto('activity_logs')
-      .values(
-        entries.map((e) => ({
-          id: e.id,
-          tenant_id: e.tenantId,
-          environment_id: e.environmentId,
-          email_id: e.emailId,
-          type: e.type,
-          status: e.status,
-          message: e.message,
-          metadata_json: JSON.stringify(e.metadata),
-          created_at: e.createdAt,
-          target_id: e.targetId ?? null,
-        })),
-      )
-      .execute();
+    for (let start = 0; start < entries.length; start += LOG_ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('activity_logs')
+        .values(
+          entries.slice(start, start + LOG_ROWS_PER_INSERT).map((e) => ({
+            id: e.id,
+            tenant_id: e.tenantId,
+            environment_id: e.environmentId,
+            email_id: e.emailId,
+            type: e.type,
+            status: e.status,
+            message: e.message,
+            metadata_json: JSON.stringify(e.metadata),
+            created_at: e.createdAt,
+            target_id: e.targetId ?? null,
+          })),
+        )
+        .execute();
+    }
   }
 
   async get(tenantId: string, id: string): Promise<ActivityLogEntry | undefined> {

@@ -4,6 +4,9 @@ import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/p
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
+/** Six values a row: 1,000 rows stay far below SQLite's and PostgreSQL's parameter limits. */
+const INBOX_MESSAGE_ROWS_PER_INSERT = 1000;
+
 export interface InboxRecord {
   id: string;
   tenantId: string;
@@ -171,19 +174,18 @@ export class InboxRepository {
   }
 
   /** A skipped extraction is stored as `{ skipped }` in the same column (no migration; read back by InboxMessageRepository). */
-  async insertMessage(message: { id: string; inboxId: string; emailId: string; tenantId: string; extraction: Extraction; createdAt: string }): Promise<void> {
-    const { extracted, extractionSkipped } = message.extraction;
-    await this.db
-      .insertInto('inbox_messages')
-      .values({
-        id: message.id,
-        inbox_id: message.inboxId,
-        email_id: message.emailId,
-        tenant_id: message.tenantId,
-        extracted_json: JSON.stringify(extracted ?? { skipped: extractionSkipped }),
-        created_at: message.createdAt,
-      })
-      .execute();
+  async insertMessages(messages: Array<{ id: string; inboxId: string; emailId: string; tenantId: string; extraction: Extraction; createdAt: string }>): Promise<void> {
+    const rows = messages.map((message) => ({
+      id: message.id,
+      inbox_id: message.inboxId,
+      email_id: message.emailId,
+      tenant_id: message.tenantId,
+      extracted_json: JSON.stringify(message.extraction.extracted ?? { skipped: message.extraction.extractionSkipped }),
+      created_at: message.createdAt,
+    }));
+    for (let start = 0; start < rows.length; start += INBOX_MESSAGE_ROWS_PER_INSERT) {
+      await this.db.insertInto('inbox_messages').values(rows.slice(start, start + INBOX_MESSAGE_ROWS_PER_INSERT)).execute();
+    }
   }
 
   /** Removes one inbox's copy (its link to the email); false when the inbox did not hold it. */

@@ -64,6 +64,12 @@ export function createRepositories(db: Kysely<Database>): Repositories {
 /** Runs `work` in one transaction; everything it writes commits together or not at all. */
 export type UnitOfWork = <T>(work: (repos: Repositories) => Promise<T>) => Promise<T>;
 
+/**
+ * Makes a group-committed writer: concurrent calls' items are written together by one `write` over
+ * all of them, in one transaction; each call settles after the commit that holds its item.
+ */
+export type BatchCommitFactory = <I, R>(write: (repos: Repositories, items: I[]) => Promise<R>, afterCommit: (result: R) => void) => (item: I) => Promise<void>;
+
 export function createUnitOfWork(db: Kysely<Database>): UnitOfWork {
   return (work) => db.transaction().execute((trx) => work(createRepositories(trx)));
 }

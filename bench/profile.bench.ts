@@ -1,0 +1,87 @@
+/**
+ * Where a message's CPU goes: runs `mailroom serve` under `node --cpu-prof` (worker threads inherit
+ * the flag, so every thread writes its own profile), sends the bench:smtp load with smtp-source,
+ * stops the server so the profiles are written, and prints for each thread its busy share of the
+ * timed run and the top modules and functions by self time. Only samples taken between the first
+ * and last message of the timed run count (profiles and process.hrtime share the monotonic clock).
+ * See bench/README.md.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { startMailroom, type MailroomBuild } from './support/mailroom.js';
+import { runSmtpSource } from './support/smtp-source.js';
+import { printSummary, summariseProfiles } from './support/cpu-profile.js';
+
+const { values: options } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '5000' },
+    sessions: { type: 'string', default: '20' },
+    size: { type: 'string', default: '10240' },
+    warmup: { type: 'string', default: '200' },
+    mode: { type: 'string', default: 'persistent' },
+    database: { type: 'string', default: 'sqlite' },
+    top: { type: 'string', default: '15' },
+    workers: { type: 'string' },
+    from: { type: 'string', default: 'dist' },
+  },
+});
+const MESSAGES = Number(options.messages);
+const BUILD = options.from as MailroomBuild;
+if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
+if (options.database !== 'sqlite' && options.database !== 'postgres') throw new Error('--database must be sqlite or postgres');
+const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
+if (options.database === 'postgres' && POSTGRES_URL === undefined) throw new Error('--database postgres needs MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL)');
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function main(): Promise<void> {
+  prepareSmtpBench(BUILD);
+  const profileDir = await mkdtemp(join(tmpdir(), 'mailroom-profile-'));
+  const dns = await startSenderDns();
+  try {
+    const instance = await startMailroom({
+      dnsServer: dns.address,
+      postgresUrl: options.database === 'postgres' ? POSTGRES_URL : undefined,
+      build: BUILD,
+      env: options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers },
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    });
+    const send = (messages: number, persistent: boolean) =>
+      runSmtpSource({
+        port: instance.smtpPort,
+        to: instance.inboxAddress,
+        from: BENCH_SENDER,
+        messages,
+        sessions: Number(options.sessions),
+        bodyBytes: Number(options.size),
+        persistent,
+      });
+    let timed;
+    let cpuMs;
+    try {
+      if (Number(options.warmup) > 0) await send(Number(options.warmup), true);
+      const cpuBefore = instance.server.cpuSeconds();
+      const startUs = nowUs();
+      const seconds = await send(MESSAGES, options.mode === 'persistent');
+      timed = { startUs, endUs: nowUs() };
+      cpuMs = ((instance.server.cpuSeconds() - cpuBefore) * 1000) / MESSAGES;
+      console.log(
+        `${options.database}, ${options.mode}: ${MESSAGES} messages in ${seconds.toFixed(1)} s (${(MESSAGES / seconds).toFixed(0)} msg/s under the profiler), ` +
+          `${cpuMs.toFixed(2)} CPU ms/msg (all threads, /proc), peak RSS ${instance.server.peakRssMb()} MB`,
+      );
+    } finally {
+      await instance.stop();
+    }
+    const summaries = await summariseProfiles(profileDir, timed, Number(options.top));
+    for (const summary of summaries) printSummary(summary, MESSAGES);
+    const busy = summaries.map((s) => `${s.thread} ${(s.busy * 100).toFixed(0)}%`).join(', ');
+    console.log(`\nbusy: ${busy}; profiles kept in ${profileDir} (open them in Chrome DevTools or speedscope)`);
+  } finally {
+    await dns.close();
+  }
+}
+
+await main();
