@@ -4,7 +4,7 @@ import type { Email, EmailContent } from '../core/email.js';
 import { decodeEmailCursor, encodeEmailCursor } from '../core/email-cursor.js';
 import { onlyAddress } from '../core/address.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
-import { makePage, type Page, type PageRequest } from '../core/pagination.js';
+import { makePage, type PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { EmailFilter, EmailListPage, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
