@@ -17,6 +17,9 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { LogsPage } from './pages/logs.js';
 import { UsagePage } from './pages/usage.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { ConnectPage } from './pages/connect.js';
+import { EnvironmentsPage } from './pages/settings-environments.js';
+import { StoragePage } from './pages/settings-storage.js';
 
 function route(path: string) {
   let params: Record<string, string> | undefined;
@@ -31,6 +34,9 @@ function route(path: string) {
   if (match('/api-keys', path)) return <ApiKeysPage />;
   if (match('/logs', path)) return <LogsPage />;
   if (match('/usage', path)) return <UsagePage />;
+  if (match('/connect', path)) return <ConnectPage />;
+  if (match('/settings/environments', path)) return <EnvironmentsPage />;
+  if (match('/settings/storage', path)) return <StoragePage />;
   if (match('/emails', path) || path === '/') return <EmailsPage />;
   return <NotFoundPage path={path} />;
 }

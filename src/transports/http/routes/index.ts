@@ -17,6 +17,7 @@ import { registerEnvironmentRoutes } from './environments.routes.js';
 import { registerUsageRoutes } from './usage.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerStorageRoutes } from './storage.routes.js';
+import { registerConnectionRoutes } from './connection.routes.js';
 
 /** The single registration point for /api/v1 routes. */
 export function registerApiRoutes(api: FastifyInstance, services: AppServices): void {
@@ -37,4 +38,5 @@ export function registerApiRoutes(api: FastifyInstance, services: AppServices): 
   registerUsageRoutes(api, services.usage);
   registerAuthRoutes(api, services.accounts, services.loginFree);
   registerStorageRoutes(api, services.storage);
+  registerConnectionRoutes(api, services.connection);
 }
