@@ -453,7 +453,7 @@ export interface Operations {
       };
     };
   };
-  /** How to connect to this server: SMTP, IMAP and API addresses, TLS and AUTH as they are configured (any key) */
+  /** How to connect to this server: SMTP, IMAP and API addresses, TLS and AUTH as they are configured (any key with the api scope, inbox-scoped ones too) */
   "GET /api/v1/connection": {
     path: Record<string, never>;
     query: Record<string, never>;

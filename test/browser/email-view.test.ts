@@ -168,7 +168,8 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     const cell = page.locator('td', { hasText: 'SMTP_RECEIVED' }).first();
     const { height, lineHeight } = await cell.evaluate((el) => ({ height: el.clientHeight, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }));
     expect(height).toBeLessThan(lineHeight * 2 + 20);
-  });
+    // Ten pages, four screenshots each: longer than the default on a shared, loaded machine.
+  }, 120_000);
 
   it("connects: this server's real ports and the user's address in snippets that copy", async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -186,7 +187,7 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
 
   it('creates and deletes an environment, and refuses a bucket it cannot reach', async () => {
     await page.goto(`${t.baseUrl}/settings/environments`);
-    await page.getByLabel('Name').fill('Staging');
+    await page.getByLabel('Name', { exact: true }).fill('Staging');
     await page.getByRole('button', { name: 'Create environment' }).click();
     const row = page.locator('tr', { hasText: 'staging' });
     await row.waitFor();

@@ -69,9 +69,13 @@ describe.each(MODES)('The Connect page snippets work as pasted (%s)', ({ mode, e
     expect(connection.api.baseUrl).toBe(`${t.app.ctx.config.publicUrl}/api/v1`);
   });
 
-  it('refuses a request without a key', async () => {
+  it('refuses a request without a key, answers an inbox-scoped one', async () => {
     const status = mode === 'serve' ? (await t.client().get('/api/v1/connection')).status : (await fetch(`${origin.replace('localhost', '127.0.0.1')}/api/v1/connection`)).status;
     expect(status).toBe(401);
+    const inboxKey = (await api<{ key: string }>(`/api/v1/inboxes/${inbox.id}/api-keys`, { name: 'app', scopes: ['api'] })).json.key;
+    const asInbox = await fetch(`${origin.replace('localhost', '127.0.0.1')}/api/v1/connection`, { headers: { 'x-api-key': inboxKey } }).catch(() => undefined);
+    if (mode === 'serve') expect((await t.client(inboxKey).get('/api/v1/connection')).status).toBe(200);
+    else expect(asInbox?.status).toBe(200);
   });
 
   it('nodemailer sends to the inbox, then curl lists it and waits for it', async () => {

@@ -39,10 +39,12 @@ const ConnectionSchema = Type.Object(
 /** docs/dashboard.md "Connect": how to reach this server, from its running configuration. */
 export function registerConnectionRoutes(app: FastifyInstance, connection: ConnectionInfoService): void {
   app.get('/connection', {
+    // Nothing here is secret, and the user of an inbox-scoped key needs the SMTP and IMAP settings too.
+    config: { access: 'inbox' as const },
     schema: {
       tags: ['Connection'],
       operationId: 'getConnection',
-      summary: "How to connect to this server: SMTP, IMAP and API addresses, TLS and AUTH as they are configured (any key)",
+      summary: "How to connect to this server: SMTP, IMAP and API addresses, TLS and AUTH as they are configured (any key with the api scope, inbox-scoped ones too)",
       response: { 200: ConnectionSchema, ...errorResponses },
     },
     handler: async () => connection.describe(),
