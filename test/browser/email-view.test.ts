@@ -197,7 +197,7 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
 
     await page.goto(`${t.baseUrl}/settings/storage`);
     await expect(page.getByTestId('storage-current').textContent()).resolves.toContain('Mail is kept by this service');
-    await page.getByLabel('Bucket').fill('my-mail');
+    await page.getByLabel('Bucket', { exact: true }).fill('my-mail');
     await page.getByLabel('Endpoint').fill('http://127.0.0.1:9/');
     await page.getByLabel('Access key id').fill('AKIAEXAMPLE');
     await page.getByLabel('Secret access key').fill('secret');
