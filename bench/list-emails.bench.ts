@@ -4,7 +4,8 @@
  * `mailroom serve` runs) answers a series of list requests over HTTPS keep-alive. Prints the median
  * and 95th percentile per query and the server's memory. Target: median under 20 ms at 100,000
  * for the default page (perPage=20); median under 50 ms at 100,000 for each full-text search (`q=`:
- * one email's code, a subject word, a sender, a sender's unread mail with a phrase). See bench/README.md.
+ * one email's code, a subject word, a sender, a sender's unread mail with a phrase, a word every email
+ * has). See bench/README.md.
  */
 import { Agent, request } from 'node:https';
 import { parseArgs } from 'node:util';
@@ -35,10 +36,11 @@ const SEARCH_QUERIES = [
   '/emails?perPage=20&q=42',
   '/emails?perPage=20&q=from%3Asender7',
   '/emails?perPage=20&q=from%3Asender7%20%22ten%20minutes%22%20is%3Aunread',
+  // A word in every seeded email: the count stops at 1,000 (totalItemsIsLowerBound).
+  '/emails?perPage=20&q=minutes',
+  '/emails?perPage=20&q=minutes%20is%3Aunread',
 ];
-/** A word in every seeded email: counting 100,000 matches for the page total; printed, no target. */
-const WORST_CASE_SEARCH = '/emails?perPage=20&q=minutes';
-const QUERIES = [...LIST_QUERIES, ...SEARCH_QUERIES, WORST_CASE_SEARCH];
+const QUERIES = [...LIST_QUERIES, ...SEARCH_QUERIES];
 
 /** Whether a median meets its target: the first page's, and every search's, at the largest size. */
 function meetsTarget(query: string, median: number): boolean {

@@ -56,6 +56,7 @@ import { createSmtpServer } from './transports/smtp/smtp.server.js';
 import { prepareSpoolDir } from './transports/smtp/spool.js';
 import { IMAP_FAILURE_WINDOW_MS, ImapMailboxService } from './services/imap-mailbox.service.js';
 import { createImapServer } from './transports/imap/imap.server.js';
+import { ConnectionInfoService, type ListenerAddress } from './services/connection-info.service.js';
 import { VERSION } from './version.js';
 import type { IngestParticipant } from './services/ingest-participant.js';
 import type { BackgroundTask } from './workers/periodic-task.js';
@@ -113,6 +114,7 @@ export interface AppServices {
   storage: CustomStorageService;
   retention: RetentionService;
   loginFree: LoginFreeSessions;
+  connection: ConnectionInfoService;
 }
 
 export interface AppContext {
@@ -286,6 +288,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs),
     (error) => logger.error({ err: error }, 'account mail not sent'),
   );
+  // Configured addresses until start() knows the bound ones (a port of 0 is chosen by the system).
+  const listeners: { smtp: ListenerAddress; imap: ListenerAddress } = { smtp: { host: config.smtp.host, port: config.smtp.port }, imap: { host: config.imap.host, port: config.imap.port } };
   const services: AppServices = {
     tenants,
     auth,
@@ -325,6 +329,18 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       logger,
     }),
     retention: new RetentionService(repos.operations, emails, config.operations.logRetentionDays),
+    connection: new ConnectionInfoService({
+      mailDomain: config.mailDomain,
+      mxHost: config.mxHost,
+      publicUrl: config.publicUrl,
+      httpTls: config.local.httpTls,
+      certificateConfigured: config.tls !== undefined,
+      smtpAuth: config.local.smtpAuth,
+      smtpStarttls: config.local.smtpStarttls,
+      acceptAnyRecipient: config.local.acceptAnyRecipient,
+      maxMessageBytes: config.smtp.maxMessageBytes,
+      listeners: () => listeners,
+    }),
   };
   // SSE heartbeats serve this node's own streams: they run with the http role, the rest with the worker role.
   const httpTasks = createRealtimeTasks(services.realtime, config.realtime.heartbeatMs, logger);
@@ -406,6 +422,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       }
       const smtpAddress = roles.has('smtp') ? await listenSmtp(smtp, config.smtp.host, config.smtp.port) : NOT_LISTENING;
       const imapAddress = roles.has('imap') ? await imap.listen(config.imap.port, config.imap.host) : NOT_LISTENING;
+      if (smtpAddress.port > 0) listeners.smtp = smtpAddress;
+      if (imapAddress.port > 0) listeners.imap = imapAddress;
       for (const task of tasks) if (runsTask(task)) task.start();
       warnIfFewDescriptors(config, logger);
       return { http: httpAddress, smtp: smtpAddress, imap: imapAddress };

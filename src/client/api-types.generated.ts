@@ -545,6 +545,50 @@ export interface Operations {
       };
     };
   };
+  /** How to connect to this server: SMTP, IMAP and API addresses, TLS and AUTH as they are configured (any key with the api scope, inbox-scoped ones too) */
+  "GET /api/v1/connection": {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: never;
+    response: {
+      /** Inbox addresses are <prefix>@ this domain */
+      mailDomain: string;
+      api: {
+        /** MAILROOM_PUBLIC_URL followed by /api/v1 */
+        baseUrl: string;
+        /** The header that carries an API key */
+        keyHeader: "x-api-key";
+        /** TLS here uses the self-signed certificate of the server's data dir (MAILROOM_TLS_CERT is not set): clients must trust it or skip verification */
+        selfSignedCertificate: boolean;
+      };
+      smtp: {
+        /** The listen address when it is one address (local mode: 127.0.0.1), otherwise MAILROOM_MX_HOST */
+        host: string;
+        /** The port SMTP listens on on this node */
+        port: number;
+        /** none: plain text only (no STARTTLS, no implicit TLS); starttls-optional: STARTTLS offered, not required. Never implicit TLS (port 465 style) */
+        security: "none" | "starttls-optional";
+        /** TLS here uses the self-signed certificate of the server's data dir (MAILROOM_TLS_CERT is not set): clients must trust it or skip verification */
+        selfSignedCertificate: boolean;
+        /** not-offered: send without AUTH (AUTH is answered 535); any-credentials: AUTH is optional and any user name and password are accepted */
+        auth: "not-offered" | "any-credentials";
+        /** true: mail to any address is kept (MAILROOM_ACCEPT_ANY_RECIPIENT); false: only addresses of inboxes and verified domains */
+        acceptsAnyRecipient: boolean;
+        /** Largest message accepted */
+        maxMessageBytes: number;
+      };
+      /** User name: an inbox address; password: an inbox-scoped key with the imap scope (docs/imap.md) */
+      imap: {
+        /** As for SMTP */
+        host: string;
+        port: number;
+        /** TLS from the first byte (imaps://, "SSL/TLS"), not STARTTLS */
+        security: "implicit-tls";
+        /** TLS here uses the self-signed certificate of the server's data dir (MAILROOM_TLS_CERT is not set): clients must trust it or skip verification */
+        selfSignedCertificate: boolean;
+      };
+    };
+  };
   /** List the custom domains (a plain array, oldest first) */
   "GET /api/v1/domains": {
     path: Record<string, never>;
@@ -707,6 +751,8 @@ export interface Operations {
       /** Same as totalItems (the name the hosted service's SDK reads) */
       total: number;
       nextCursor: string | null;
+      /** true when a `q` search matched more emails than it counted (it counts up to 1,000, or to the end of the requested page): totalItems, total and totalPages are then "at least"; hasNextPage and nextCursor stay exact (docs/search.md) */
+      totalItemsIsLowerBound: boolean;
     };
   };
   /** Download an attachment */

@@ -63,6 +63,11 @@ export class MailroomClient {
     return this.http.call('GET /api/v1/usage');
   }
 
+  /** How to reach this server: SMTP, IMAP and API addresses, TLS and AUTH (docs/dashboard.md). */
+  connection() {
+    return this.http.call('GET /api/v1/connection');
+  }
+
   /** Same as inboxes.waitForMessage. */
   waitForMessage(inboxId: string, options?: WaitOptions) {
     return this.inboxes.waitForMessage(inboxId, options);

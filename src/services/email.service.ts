@@ -4,9 +4,9 @@ import type { Email, EmailContent } from '../core/email.js';
 import { decodeEmailCursor, encodeEmailCursor } from '../core/email-cursor.js';
 import { onlyAddress } from '../core/address.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
-import { makePage, type Page, type PageRequest } from '../core/pagination.js';
+import { makePage, type PageRequest } from '../core/pagination.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
-import type { EmailFilter, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
+import type { EmailFilter, EmailListPage, EmailSort, StoredAttachment } from '../adapters/db/repositories/email.repository.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { EventBus } from '../ports/event-bus.js';
 
@@ -17,7 +17,7 @@ export interface ReadState {
 }
 
 /** A page of emails plus the cursor of the next one (null on the last page). */
-export type EmailPage = Page<Email> & { nextCursor: string | null };
+export type EmailPage = EmailListPage & { nextCursor: string | null };
 
 /** The filter narrowed to what the caller may see: its environment (an environment key), its inbox (an inbox key). */
 export function scopedFilter(caller: Caller, filter: EmailFilter): EmailFilter {
@@ -55,7 +55,7 @@ export class EmailService {
   async list(caller: Caller, filter: EmailFilter, sort: EmailSort, request: PageRequest, cursor?: string): Promise<EmailPage> {
     const after = cursor === undefined ? undefined : decodeEmailCursor(cursor, sort);
     if (filter.inboxId !== undefined) await this.assertInboxVisible(caller, filter.inboxId);
-    if (!canSeeEnvironment(caller, filter.environmentId)) return { ...makePage([], 0, request), nextCursor: null };
+    if (!canSeeEnvironment(caller, filter.environmentId)) return { ...makePage([], 0, request), totalItemsIsLowerBound: false, nextCursor: null };
     const ownAddress = await this.ownAddressOf(caller);
     const page = await this.repos.emails.list(caller.tenantId, { ...scopedFilter(caller, filter), ownAddress }, sort, request, after);
     const last = page.data.at(-1);

@@ -154,6 +154,9 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
       ['/api-keys', 'api-keys'],
       ['/logs', 'logs'],
       ['/usage', 'usage'],
+      ['/connect', 'connect'],
+      ['/settings/environments', 'environments'],
+      ['/settings/storage', 'storage'],
     ]) {
       await page.goto(`${t.baseUrl}${path}`);
       await page.locator('main h1').waitFor();
@@ -165,6 +168,43 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     const cell = page.locator('td', { hasText: 'SMTP_RECEIVED' }).first();
     const { height, lineHeight } = await cell.evaluate((el) => ({ height: el.clientHeight, lineHeight: parseFloat(getComputedStyle(el).lineHeight) }));
     expect(height).toBeLessThan(lineHeight * 2 + 20);
+    // Ten pages, four screenshots each: longer than the default on a shared, loaded machine.
+  }, 120_000);
+
+  it("connects: this server's real ports and the user's address in snippets that copy", async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(`${t.baseUrl}/connect`);
+    const smtp = page.getByRole('region', { name: 'SMTP: send mail in' });
+    await expect(smtp.locator('code', { hasText: String(t.addresses.smtp.port) }).count()).resolves.toBe(1);
+    await expect(smtp.textContent()).resolves.toContain('STARTTLS offered, not required');
+    await expect(page.getByRole('region', { name: 'IMAP: read with a mail client' }).locator('code', { hasText: String(t.addresses.imap.port) }).count()).resolves.toBe(1);
+    const nodemailer = page.locator('[data-snippet="nodemailer"]');
+    await expect(nodemailer.locator('pre').textContent()).resolves.toContain(`to: '${address}'`);
+    await nodemailer.getByRole('button', { name: /^Copy/ }).click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toContain(`port: ${t.addresses.smtp.port}`);
+    await expect(page.locator('[data-snippet]').count()).resolves.toBe(7);
+  });
+
+  it('creates and deletes an environment, and refuses a bucket it cannot reach', async () => {
+    await page.goto(`${t.baseUrl}/settings/environments`);
+    await page.getByLabel('Name', { exact: true }).fill('Staging');
+    await page.getByRole('button', { name: 'Create environment' }).click();
+    const row = page.locator('tr', { hasText: 'staging' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await expect(page.locator('tr', { hasText: 'production' }).getByText('Always kept').count()).resolves.toBe(1);
+
+    await page.goto(`${t.baseUrl}/settings/storage`);
+    await expect(page.getByTestId('storage-current').textContent()).resolves.toContain('Mail is kept by this service');
+    await page.getByLabel('Bucket', { exact: true }).fill('my-mail');
+    await page.getByLabel('Endpoint').fill('http://127.0.0.1:9/');
+    await page.getByLabel('Access key id').fill('AKIAEXAMPLE');
+    await page.getByLabel('Secret access key').fill('secret');
+    await page.getByRole('button', { name: 'Test and save' }).click();
+    await page.locator('form .error').waitFor();
+    await expect(page.getByTestId('storage-current').textContent()).resolves.toContain('Mail is kept by this service');
+    await shotAllSizes('storage-refused');
   });
 
   it('says when the server cannot be reached, and recovers by itself', async () => {

@@ -19,6 +19,9 @@ import { UsagePage } from './pages/usage.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from './pages/account-links.js';
 import { AccountSettingsPage } from './pages/account-settings.js';
+import { ConnectPage } from './pages/connect.js';
+import { EnvironmentsPage } from './pages/settings-environments.js';
+import { StoragePage } from './pages/settings-storage.js';
 
 function route(path: string, user: SessionUser) {
   if (match('/settings/account', path)) return <AccountSettingsPage user={user} />;
@@ -34,6 +37,9 @@ function route(path: string, user: SessionUser) {
   if (match('/api-keys', path)) return <ApiKeysPage />;
   if (match('/logs', path)) return <LogsPage />;
   if (match('/usage', path)) return <UsagePage />;
+  if (match('/connect', path)) return <ConnectPage />;
+  if (match('/settings/environments', path)) return <EnvironmentsPage />;
+  if (match('/settings/storage', path)) return <StoragePage />;
   if (match('/emails', path) || path === '/') return <EmailsPage />;
   return <NotFoundPage path={path} />;
 }

@@ -21,7 +21,11 @@ function fts5Term(term: SearchTerm): string {
 const fts5Matches = (expression: string) =>
   sql`(select k.email_id from email_search_keys k where k.key in (select rowid from emails_fts where emails_fts match ${expression}))`;
 
-const wantedExpression = (terms: SearchTerm[]) =>
+/** Whether the email row in scope matches an FTS5 expression: one seek in the index by its key, nothing materialised. */
+const fts5MatchesRow = (expression: string) =>
+  sql<SqlBool>`exists (select 1 from email_search_keys k join emails_fts f on f.rowid = k.key where k.email_id = emails.id and emails_fts match ${expression})`;
+
+export const wantedExpression = (terms: SearchTerm[]) =>
   terms
     .filter((t) => !t.negated)
     .map(fts5Term)
@@ -31,9 +35,17 @@ const wantedExpression = (terms: SearchTerm[]) =>
 const FEW_MATCHES = 2000;
 
 /**
- * SQLite's planner cannot tell how many rows an FTS5 match yields, so it walks the tenant's emails
- * in list order and tests each (fast when most match, 25 ms per 30,000 emails when few do). A probe
- * of the index itself (well under a millisecond) tells the repository which way to go.
+ * How a SQLite query reaches the wanted words (the negated ones are always a NOT IN of their matches):
+ * - `drive`: the list starts from the matches (few of them; see matchesFewInSqlite);
+ * - `walk`: the list walks the tenant's emails in list order and tests each row with one index seek,
+ *   which stops as soon as the page is full (most emails match);
+ * - `joined`: the caller's query already joins the index and matches the words (countSqliteMatches).
+ */
+export type SqliteSearchPlan = 'drive' | 'walk' | 'joined';
+
+/**
+ * SQLite's planner cannot tell how many rows an FTS5 match yields. A probe of the index itself (well
+ * under a millisecond) tells the repository which way to go.
  */
 export async function matchesFewInSqlite(db: Kysely<Database>, query: SearchQuery): Promise<boolean> {
   const expression = wantedExpression(query.terms);
@@ -42,10 +54,11 @@ export async function matchesFewInSqlite(db: Kysely<Database>, query: SearchQuer
   return Number(probe.rows[0]?.n ?? 0) <= FEW_MATCHES;
 }
 
-function sqliteConditions(terms: SearchTerm[]): RawBuilder<SqlBool>[] {
+function sqliteConditions(terms: SearchTerm[], plan: SqliteSearchPlan): RawBuilder<SqlBool>[] {
   const wanted = wantedExpression(terms);
   const conditions = terms.filter((t) => t.negated).map((t) => sql<SqlBool>`emails.id not in ${fts5Matches(fts5Term(t))}`);
-  if (wanted !== '') conditions.unshift(sql<SqlBool>`emails.id in ${fts5Matches(wanted)}`);
+  if (wanted === '' || plan === 'joined') return conditions;
+  conditions.unshift(plan === 'drive' ? sql<SqlBool>`emails.id in ${fts5Matches(wanted)}` : fts5MatchesRow(wanted));
   return conditions;
 }
 
@@ -59,9 +72,9 @@ function postgresConditions(terms: SearchTerm[]): RawBuilder<SqlBool>[] {
   return [sql<SqlBool>`emails.search_vector @@ to_tsquery('simple', ${terms.map(tsqueryTerm).join(' & ')})`];
 }
 
-/** The conditions a search adds to the list's WHERE clause, ANDed by the caller. */
-export function searchConditions(query: SearchQuery, postgres: boolean): RawBuilder<SqlBool>[] {
-  const conditions = postgres ? postgresConditions(query.terms) : sqliteConditions(query.terms);
+/** The conditions a search adds to the list's WHERE clause, ANDed by the caller (`plan`: SQLite only). */
+export function searchConditions(query: SearchQuery, postgres: boolean, plan: SqliteSearchPlan): RawBuilder<SqlBool>[] {
+  const conditions = postgres ? postgresConditions(query.terms) : sqliteConditions(query.terms, plan);
   if (query.read !== undefined) conditions.push(sql<SqlBool>`emails.read = ${toFlag(query.read)}`);
   if (query.hasAttachment !== undefined) conditions.push(sql<SqlBool>`emails.has_attachments = ${toFlag(query.hasAttachment)}`);
   if (query.after !== undefined) conditions.push(sql<SqlBool>`emails.created_at >= ${query.after}`);

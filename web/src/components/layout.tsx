@@ -15,6 +15,9 @@ const NAV = [
   ['/api-keys', 'API keys'],
   ['/logs', 'Activity log'],
   ['/usage', 'Usage & plan'],
+  ['/connect', 'Connect'],
+  ['/settings/environments', 'Environments'],
+  ['/settings/storage', 'Storage'],
 ] as const;
 
 /** The signed-in shell: navigation, the live-stream indicator, and the account menu. */

@@ -95,6 +95,8 @@ export function EmailsPage() {
   const [error, setError] = useState<unknown>();
   const [active, setActive] = useState(-1);
   const [total, setTotal] = useState<number | undefined>();
+  // A search most emails match is counted up to 1,000 (docs/search.md): the total then reads "1000+".
+  const [totalAtLeast, setTotalAtLeast] = useState(false);
   const generation = useRef(0);
   const selection = useSelection(rows);
   const environments = useAsync(() => api.environments.list().then((r) => r.data as Environment[]), []);
@@ -114,6 +116,7 @@ export function EmailsPage() {
           setPage(next);
           setHasNext(result.hasNextPage);
           setTotal(result.totalItems);
+          setTotalAtLeast(result.totalItemsIsLowerBound);
           setLoading(false);
         },
         (caught: unknown) => {
@@ -191,7 +194,7 @@ export function EmailsPage() {
   return (
     <section class="emails-page">
       <PageHeader title="Emails">
-        <span class="muted">{total === undefined ? '' : `${total} total`} · j/k to move, Enter to open</span>
+        <span class="muted">{total === undefined ? '' : `${total}${totalAtLeast ? '+' : ''} total`} · j/k to move, Enter to open</span>
       </PageHeader>
       <QuotaBanner />
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -251,6 +254,7 @@ export function EmailsPage() {
         <BulkBar
           selection={selection}
           total={total ?? rows.length}
+          atLeast={totalAtLeast}
           filters={filters}
           onDone={() => setFilters((f) => ({ ...f }))}
         />
@@ -360,13 +364,14 @@ function useSelection(rows: Row[]): Selection {
 }
 
 /** Select all, and the bulk actions over the selection, each confirmed with the number it touches. */
-function BulkBar(props: { selection: Selection; total: number; filters: Filters; onDone: () => void }) {
-  const { selection, total, filters } = props;
+function BulkBar(props: { selection: Selection; total: number; atLeast: boolean; filters: Filters; onDone: () => void }) {
+  const { selection, filters } = props;
+  const total = `${props.total}${props.atLeast ? '+' : ''}`;
   const action = useAction();
-  const count = selection.allMatching ? total : selection.ids.size;
+  const count = selection.allMatching ? total : String(selection.ids.size);
   const target = () => (selection.allMatching ? bulkFilter(filters) : { ids: [...selection.ids] });
   const run = (verb: string, work: () => Promise<unknown>) => {
-    if (!window.confirm(`${verb} ${count} email${count === 1 ? '' : 's'}?`)) return;
+    if (!window.confirm(`${verb} ${count} email${count === '1' ? '' : 's'}?`)) return;
     void action.run(work).then((ok) => {
       if (!ok) return;
       selection.clear();
@@ -384,7 +389,7 @@ function BulkBar(props: { selection: Selection; total: number; filters: Filters;
         />
         <span>{selection.allMatching ? `All ${total} matching selected` : `Select all ${total} matching`}</span>
       </label>
-      {count > 0 ? (
+      {count !== '0' ? (
         <>
           <span class="muted" data-testid="selected-count">
             {count} selected

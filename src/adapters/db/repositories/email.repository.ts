@@ -1,11 +1,11 @@
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { EmailKeyset } from '../../../core/email-cursor.js';
 import type { AttachmentMeta, AuthDiagnostics, Email, EmailContent } from '../../../core/email.js';
 import type { SpamCheckState, SpamFields, SpamRule } from '../../../core/spam.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
-import { matchesFewInSqlite, searchConditions } from '../email-search.js';
+import { matchesFewInSqlite, searchConditions, wantedExpression, type SqliteSearchPlan } from '../email-search.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -80,10 +80,31 @@ function sortKey(field: EmailSortField) {
 }
 
 /** Rows strictly after the keyset in list order; the value is lower-cased by SQL, exactly as sortKey is. */
-function afterKeyset(after: EmailKeyset) {
+/** The emails after a keyset in list order; `through`: those up to and including it instead. */
+function keysetCondition(after: EmailKeyset, through: boolean) {
   const value = after.field === 'createdAt' ? sql`${after.value}` : sql`lower(cast(${after.value} as text))`;
-  const comparison = sql.raw(after.order === 'desc' ? '<' : '>');
+  const comparison = sql.raw(after.order === 'desc' ? (through ? '>=' : '<') : through ? '<=' : '>');
   return sql<SqlBool>`(${sortKey(after.field)}, ${sql.ref('emails.id')}) ${comparison} (${value}, ${after.id})`;
+}
+
+const afterKeyset = (after: EmailKeyset) => keysetCondition(after, false);
+const throughKeyset = (after: EmailKeyset) => keysetCondition(after, true);
+
+type EmailQuery = SelectQueryBuilder<Database, 'emails', object>;
+
+/** A search's count stops here (or at the end of the requested page): `totalItemsIsLowerBound` then says so. */
+export const SEARCH_COUNT_CAP = 1000;
+
+/** A page of the list; `totalItemsIsLowerBound`: a search had more matches than it counted. */
+export type EmailListPage = Page<Email> & { totalItemsIsLowerBound: boolean };
+
+interface ListCounts {
+  total: number;
+  /** Keyset mode: the matches after the cursor. */
+  remaining?: number;
+  lowerBound: boolean;
+  /** Page mode with a bounded count: whether anything follows the page. */
+  hasMore?: boolean;
 }
 
 /** The attachments' metadata of these emails, in message order, by email id (one query). */
@@ -234,27 +255,83 @@ export class EmailRepository {
   /**
    * One page in list order: by page number, or (with `after`) the emails following a keyset, which
    * stays stable while new mail arrives. In keyset mode `currentPage` is the page the first item falls on.
+   * A search for words counts at most SEARCH_COUNT_CAP matches past the page (docs/search.md).
    */
-  async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest, after?: EmailKeyset): Promise<Page<Email>> {
-    const base = this.filtered(tenantId, filter, await this.searchDrives(filter));
+  async list(tenantId: string, filter: EmailFilter, sort: EmailSort, request: PageRequest, after?: EmailKeyset): Promise<EmailListPage> {
+    const plan = await this.searchPlan(filter);
+    const base = this.filtered(tenantId, filter, plan);
     const rest = after === undefined ? base : base.where(afterKeyset(after));
-    const count = (query: typeof base) => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
-    const [rows, total, remaining] = await Promise.all([
-      rest
-        .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
-        .orderBy(sortKey(sort.field), sort.order)
-        .orderBy('emails.id', sort.order)
-        .limit(request.perPage)
-        .offset(after === undefined ? offsetOf(request) : 0)
-        .execute(),
-      count(base),
-      after === undefined ? undefined : count(rest),
+    const rowsQuery = rest
+      .select(SUMMARY_COLUMNS.map((c) => `emails.${c}` as const))
+      .orderBy(sortKey(sort.field), sort.order)
+      .orderBy('emails.id', sort.order)
+      .limit(request.perPage)
+      .offset(after === undefined ? offsetOf(request) : 0);
+    const bounded = filter.search !== undefined && filter.search.terms.length > 0;
+    const [rows, counts] = await Promise.all([
+      rowsQuery.execute(),
+      bounded ? this.boundedCounts(tenantId, filter, plan, request, after) : this.exactCounts(base, rest, after),
     ]);
     const attachments = await this.attachmentsOf(rows.map((r) => r.id));
     const emails = rows.map((row) => toEmail(row, attachments.get(row.id) ?? []));
-    if (remaining === undefined) return makePage(emails, total, request);
-    const page = Math.floor((total - remaining) / request.perPage) + 1;
-    return { ...makePage(emails, total, { ...request, page }), hasNextPage: remaining > emails.length };
+    if (counts.remaining === undefined) {
+      const page = makePage(emails, counts.total, request);
+      return { ...page, hasNextPage: counts.hasMore ?? page.hasNextPage, totalItemsIsLowerBound: counts.lowerBound };
+    }
+    const page = Math.floor((counts.total - counts.remaining) / request.perPage) + 1;
+    return { ...makePage(emails, counts.total, { ...request, page }), hasNextPage: counts.remaining > emails.length, totalItemsIsLowerBound: counts.lowerBound };
+  }
+
+  private async exactCounts(base: EmailQuery, rest: EmailQuery, after: EmailKeyset | undefined): Promise<ListCounts> {
+    const count = (query: EmailQuery) => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
+    const [total, remaining] = await Promise.all([count(base), after === undefined ? undefined : count(rest)]);
+    return { total, remaining, lowerBound: false };
+  }
+
+  /**
+   * Counting every match of a word most emails contain costs a second at 100,000 emails; these counts
+   * stop at the cap (or the end of the requested page), and say when they did.
+   */
+  private async boundedCounts(tenantId: string, filter: EmailFilter, plan: SqliteSearchPlan, request: PageRequest, after: EmailKeyset | undefined): Promise<ListCounts> {
+    const joinable = !this.postgres && plan === 'walk' && wantedExpression(filter.search?.terms ?? []) !== '';
+    const counted = (extra?: RawBuilder<SqlBool>) => (joinable ? this.joinedSearch(tenantId, filter, extra) : this.filtered(tenantId, filter, plan, extra));
+    if (after === undefined) {
+      const limit = Math.max(SEARCH_COUNT_CAP, offsetOf(request) + request.perPage) + 1;
+      const n = await this.countUpTo(counted(), limit);
+      return { total: Math.min(n, limit - 1), lowerBound: n === limit, hasMore: n > offsetOf(request) + request.perPage };
+    }
+    // `before` walks the list from its top to the cursor; `remaining` the matches after it.
+    const [before, remaining] = await Promise.all([
+      this.countUpTo(this.filtered(tenantId, filter, plan, throughKeyset(after)), SEARCH_COUNT_CAP + 1),
+      this.countUpTo(counted(afterKeyset(after)), SEARCH_COUNT_CAP + 1),
+    ]);
+    const lowerBound = before > SEARCH_COUNT_CAP || remaining > SEARCH_COUNT_CAP;
+    const shownRemaining = Math.min(remaining, SEARCH_COUNT_CAP);
+    return { total: Math.min(before, SEARCH_COUNT_CAP) + shownRemaining, remaining: shownRemaining, lowerBound };
+  }
+
+  private async countUpTo(query: EmailQuery, limit: number): Promise<number> {
+    const matches = query.select(sql<number>`1`.as('one')).limit(limit).as('matches');
+    const row = await this.db.selectFrom(matches).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * SQLite, a search most emails match: the matches read from the index in its own order, joined to
+   * their rows (CROSS JOIN fixes that order), so a count stops after `limit` matches instead of first
+   * collecting all of them. The other conditions apply to the joined row as in `filtered`.
+   */
+  private joinedSearch(tenantId: string, filter: EmailFilter, extra?: RawBuilder<SqlBool>): EmailQuery {
+    const wanted = wantedExpression(filter.search?.terms ?? []);
+    const joined = this.db
+      .selectFrom(sql`emails_fts`.as('emails_fts'))
+      .crossJoin(sql`email_search_keys`.as('k'))
+      .crossJoin('emails')
+      .where(sql<SqlBool>`k.key = emails_fts.rowid`)
+      .where(sql<SqlBool>`emails.id = k.email_id`)
+      .where(sql<SqlBool>`emails_fts match ${wanted}`);
+    // Only emails.* columns are referenced from here on, which this query has like the plain one.
+    return this.withFilter(joined as unknown as EmailQuery, tenantId, filter, 'joined', extra);
   }
 
   async get(tenantId: string, id: string): Promise<Email | undefined> {
@@ -341,7 +418,7 @@ export class EmailRepository {
 
   /** Up to `limit` emails matching the filter (and, when given, in read state `read`), for bulk actions. */
   async matchingBatch(tenantId: string, filter: EmailFilter, limit: number, read?: boolean): Promise<{ id: string; environmentId: string }[]> {
-    let query = this.filtered(tenantId, filter);
+    let query = this.filtered(tenantId, filter, await this.searchPlan(filter));
     if (read !== undefined) query = query.where('emails.read', '=', toFlag(read));
     const rows = await query.select(['emails.id', 'emails.environment_id']).limit(limit).execute();
     return rows.map((row) => ({ id: row.id, environmentId: row.environment_id }));
@@ -387,14 +464,20 @@ export class EmailRepository {
     return [row.eml_key, ...attachments.map((a) => a.blob_key)];
   }
 
-  /** Whether the query should start from the search index's matches (SQLite, few matches; see matchesFewInSqlite). */
-  private async searchDrives(filter: EmailFilter): Promise<boolean> {
-    return !this.postgres && filter.search !== undefined && (await matchesFewInSqlite(this.db, filter.search));
+  /** How SQLite reaches a search's words: from the index's matches when they are few (see SqliteSearchPlan). */
+  private async searchPlan(filter: EmailFilter): Promise<SqliteSearchPlan> {
+    if (this.postgres || filter.search === undefined) return 'walk';
+    return (await matchesFewInSqlite(this.db, filter.search)) ? 'drive' : 'walk';
   }
 
-  private filtered(tenantId: string, filter: EmailFilter, searchDrives = false): SelectQueryBuilder<Database, 'emails', object> {
+  private filtered(tenantId: string, filter: EmailFilter, plan: SqliteSearchPlan, extra?: RawBuilder<SqlBool>): EmailQuery {
+    return this.withFilter(this.db.selectFrom('emails'), tenantId, filter, plan, extra);
+  }
+
+  private withFilter(from: EmailQuery, tenantId: string, filter: EmailFilter, plan: SqliteSearchPlan, extra?: RawBuilder<SqlBool>): EmailQuery {
     // A unary + keeps SQLite off the tenant indexes, so it looks the few matches up by id instead.
-    let query = this.db.selectFrom('emails').where(searchDrives ? sql<SqlBool>`+emails.tenant_id = ${tenantId}` : sql<SqlBool>`emails.tenant_id = ${tenantId}`);
+    let query = from.where(plan !== 'walk' ? sql<SqlBool>`+emails.tenant_id = ${tenantId}` : sql<SqlBool>`emails.tenant_id = ${tenantId}`);
+    if (extra !== undefined) query = query.where(extra);
     if (filter.ids !== undefined) query = query.where('emails.id', 'in', filter.ids);
     if (filter.environmentId !== undefined) query = query.where('emails.environment_id', '=', filter.environmentId);
     if (filter.read !== undefined) query = query.where('emails.read', '=', toFlag(filter.read));
@@ -403,7 +486,7 @@ export class EmailRepository {
     if (filter.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', filter.from));
     if (filter.to !== undefined) query = withRecipient(query, filter.to, filter.ownAddress);
     if (filter.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', filter.subject));
-    for (const condition of filter.search === undefined ? [] : searchConditions(filter.search, this.postgres)) query = query.where(condition);
+    for (const condition of filter.search === undefined ? [] : searchConditions(filter.search, this.postgres, plan)) query = query.where(condition);
     if (filter.inboxId !== undefined) {
       const inboxId = filter.inboxId;
       query = query.where((eb) =>

@@ -43,7 +43,12 @@ type ListQuery = Static<typeof ListQuery>;
 const EmailPage = Type.Composite(
   [
     PageOf(Type.Ref(EmailSchema), 'EmailPage'),
-    Type.Object({ nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })) }),
+    Type.Object({
+      nextCursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null on the last page' })),
+      totalItemsIsLowerBound: Type.Boolean({
+        description: 'true when a `q` search matched more emails than it counted (it counts up to 1,000, or to the end of the requested page): totalItems, total and totalPages are then "at least"; hasNextPage and nextCursor stay exact (docs/search.md)',
+      }),
+    }),
   ],
   { title: 'EmailPage' },
 );

@@ -19,6 +19,7 @@ import { registerUsageRoutes } from './usage.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerAccountPasswordRoutes } from './account-password.routes.js';
 import { registerStorageRoutes } from './storage.routes.js';
+import { registerConnectionRoutes } from './connection.routes.js';
 
 /** The single registration point for /api/v1 routes. */
 export function registerApiRoutes(api: FastifyInstance, services: AppServices): void {
@@ -41,4 +42,5 @@ export function registerApiRoutes(api: FastifyInstance, services: AppServices): 
   registerAuthRoutes(api, services.accounts, services.accountLinks, services.loginFree);
   registerAccountPasswordRoutes(api, services.accounts, services.accountLinks);
   registerStorageRoutes(api, services.storage);
+  registerConnectionRoutes(api, services.connection);
 }
