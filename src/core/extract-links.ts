@@ -64,6 +64,16 @@ const KIND_WORDS: ReadonlyArray<readonly [LinkKind, RegExp]> = [
   ['magic-login', MAGIC_LOGIN_WORDS],
 ];
 
+/**
+ * Generic readings of a link that the sentence around makes specific: a required-actions link may reset
+ * credentials among other things (the mail asks to update the account), and a "verify email address" button
+ * under "confirm the new address to change your email" confirms an email change.
+ */
+const REFINED_BY_CONTEXT: ReadonlyMap<LinkKind, LinkKind> = new Map([
+  ['password-reset', 'account-update'],
+  ['verification', 'email-change'],
+]);
+
 function kindOfWords(words: string): LinkKind | undefined {
   return KIND_WORDS.find(([, pattern]) => pattern.test(words))?.[0];
 }
@@ -87,11 +97,10 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
   // Without a token only an unsubscribe link is named, and only by its text or URL: the dearer
   // reading of every kind and of the sentence around is for the few links that carry one.
   if (!carriesToken(url)) return (!opaque && UNSUBSCRIBE_WORDS.test(ownText)) || UNSUBSCRIBE_WORDS.test(urlWords(url)) ? 'unsubscribe' : 'other';
-  const own = opaque ? undefined : kindOfWords(ownText);
-  // A required-actions link may reset credentials among other things: the mail asks to update the account.
-  const kind =
-    own === 'password-reset' && contextKind(context) === 'account-update' ? 'account-update' : (own ?? kindOfWords(urlWords(url)) ?? contextKind(context));
-  return kind ?? 'other';
+  const direct = (opaque ? undefined : kindOfWords(ownText)) ?? kindOfWords(urlWords(url));
+  const refined = direct === undefined ? undefined : REFINED_BY_CONTEXT.get(direct);
+  if (refined !== undefined && contextKind(context) === refined) return refined;
+  return direct ?? contextKind(context) ?? 'other';
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);

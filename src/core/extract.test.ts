@@ -93,6 +93,14 @@ describe('extractArtefacts', () => {
     expect(found.links).toEqual([{ url: 'https://example.com/pricing', text: 'See & compare plans', kind: 'other' }]);
   });
 
+  it('names a generic "verify" button by the action the sentence around it asks for', () => {
+    const url = 'https://social.example/auth/confirmation?confirmation_token=vP3xQz8sKm2RtYwL9aNf';
+    const button = `<a href="${url}">Verify email address</a>`;
+    const kindIn = (html: string) => extractArtefacts('', html).links[0]?.kind;
+    expect(kindIn(`<p>Confirm the new address to change your email.</p><p>${button}</p>`)).toBe('email-change');
+    expect(kindIn(`<p>You have created an account with this email address.</p><p>${button}</p>`)).toBe('verification');
+  });
+
   it('stays fast on a large newsletter (it runs on every ingest)', () => {
     const block = '<tr><td><a href="https://shop.example/p/12345?utm=x">Item 12345</a> now $19.99, order by 2026-12-01. Call 555-123-4567.</td></tr>';
     const html = `<table>${block.repeat(2_000)}</table>`;
