@@ -66,12 +66,13 @@ const KIND_WORDS: ReadonlyArray<readonly [LinkKind, RegExp]> = [
 
 /**
  * Generic readings of a link that the sentence around makes specific: a required-actions link may reset
- * credentials among other things (the mail asks to update the account), and a "verify email address" button
- * under "confirm the new address to change your email" confirms an email change.
+ * credentials among other things (the mail asks to update the account), a /password-reset/ link "to choose a
+ * password for your new account" sets a first one, and a "verify email address" button under "confirm the
+ * new address to change your email" confirms an email change.
  */
-const REFINED_BY_CONTEXT: ReadonlyMap<LinkKind, LinkKind> = new Map([
-  ['password-reset', 'account-update'],
-  ['verification', 'email-change'],
+const REFINED_BY_CONTEXT: ReadonlyMap<LinkKind, ReadonlySet<LinkKind>> = new Map<LinkKind, ReadonlySet<LinkKind>>([
+  ['password-reset', new Set<LinkKind>(['account-update', 'set-password'])],
+  ['verification', new Set<LinkKind>(['email-change'])],
 ]);
 
 function kindOfWords(words: string): LinkKind | undefined {
@@ -98,8 +99,11 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
   // reading of every kind and of the sentence around is for the few links that carry one.
   if (!carriesToken(url)) return (!opaque && UNSUBSCRIBE_WORDS.test(ownText)) || UNSUBSCRIBE_WORDS.test(urlWords(url)) ? 'unsubscribe' : 'other';
   const direct = (opaque ? undefined : kindOfWords(ownText)) ?? kindOfWords(urlWords(url));
-  const refined = direct === undefined ? undefined : REFINED_BY_CONTEXT.get(direct);
-  if (refined !== undefined && contextKind(context) === refined) return refined;
+  const refinements = direct === undefined ? undefined : REFINED_BY_CONTEXT.get(direct);
+  if (refinements !== undefined) {
+    const around = contextKind(context);
+    return around !== undefined && refinements.has(around) ? around : (direct ?? 'other');
+  }
   return direct ?? contextKind(context) ?? 'other';
 }
 

@@ -99,6 +99,9 @@ describe('extractArtefacts', () => {
     const kindIn = (html: string) => extractArtefacts('', html).links[0]?.kind;
     expect(kindIn(`<p>Confirm the new address to change your email.</p><p>${button}</p>`)).toBe('email-change');
     expect(kindIn(`<p>You have created an account with this email address.</p><p>${button}</p>`)).toBe('verification');
+    const reset = (sentence: string) => `<p>${sentence}<br><a href="https://forum.example/u/password-reset/9d1c7e3a5b2f48e06a4c8d2e1f7b3a96">https://forum.example/u/password-reset/9d1c7e3a5b2f48e06a4c8d2e1f7b3a96</a></p>`;
+    expect(kindIn(reset('Click the following link to choose a password for your new account:'))).toBe('set-password');
+    expect(kindIn(reset('Click the following link to choose a new password:'))).toBe('password-reset');
   });
 
   it('stays fast on a large newsletter (it runs on every ingest)', () => {
