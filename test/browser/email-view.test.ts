@@ -175,6 +175,8 @@ describe.skipIf(!chromiumAvailable).each(TEST_DIALECTS)('email view, search and 
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(`${t.baseUrl}/connect`);
     const smtp = page.getByRole('region', { name: 'SMTP: send mail in' });
+    // The details arrive after the page: wait for them before counting.
+    await smtp.locator('code', { hasText: String(t.addresses.smtp.port) }).first().waitFor();
     await expect(smtp.locator('code', { hasText: String(t.addresses.smtp.port) }).count()).resolves.toBe(1);
     await expect(smtp.textContent()).resolves.toContain('STARTTLS offered, not required');
     await expect(page.getByRole('region', { name: 'IMAP: read with a mail client' }).locator('code', { hasText: String(t.addresses.imap.port) }).count()).resolves.toBe(1);
