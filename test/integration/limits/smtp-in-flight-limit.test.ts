@@ -1,33 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigMessage } from '../../helpers/big-message.js';
 import { sendRaw } from '../../helpers/smtp-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const MB = 1024 * 1024;
 const MESSAGES = 20;
 const IN_FLIGHT_CAP = 200 * MB;
-
-/** A 25 MB message (just under the default size limit): one base64 attachment. */
-function bigMessage(to: string): Buffer {
-  const body = Buffer.alloc(18 * MB, 'mailroom ').toString('base64').replace(/.{76}/g, '$&\r\n');
-  const head = [
-    'From: sender@example.com',
-    `To: ${to}`,
-    'Subject: big',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/mixed; boundary="b"',
-    '',
-    '--b',
-    'Content-Type: text/plain',
-    '',
-    'see attachment',
-    '--b',
-    'Content-Type: application/octet-stream; name="big.bin"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    '',
-  ].join('\r\n');
-  return Buffer.from(`${head}${body}\r\n--b--\r\n`);
-}
 
 /**
  * Memory does not depend on the database: one dialect is enough. Messages are held in memory here
@@ -43,7 +21,7 @@ describe('SMTP bytes in flight', () => {
 
   it(`keeps ${MESSAGES} concurrent 25 MB messages under the cap: the excess gets 451 4.3.1 and succeeds when retried`, async () => {
     const address = (await t.http.post('/api/v1/inboxes', {})).json().address;
-    const raw = bigMessage(address);
+    const raw = bigMessage(address, 0);
     expect(raw.length).toBeGreaterThan(24 * MB);
     const baseline = process.memoryUsage.rss();
     let peak = baseline;

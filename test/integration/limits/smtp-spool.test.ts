@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DiskBlobStore } from '../../../src/adapters/blobs/disk.blob-store.js';
+import { bigMessage } from '../../helpers/big-message.js';
 import { eventually } from '../../helpers/eventually.js';
 import { HttpClient } from '../../helpers/http-client.js';
 import { listenerEnv, nodeCertificate, spawnMailroom } from '../../helpers/mailroom-process.js';
@@ -15,29 +16,6 @@ import { startTestApp } from '../../helpers/test-app.js';
 const MB = 1024 * 1024;
 const MESSAGES = 20;
 const IN_FLIGHT_CAP = 128 * MB;
-
-/** A 25 MB message (just under the default size limit): one base64 attachment of distinct bytes. */
-function bigMessage(to: string, n: number): Buffer {
-  const body = Buffer.alloc(18 * MB, `mailroom ${n} `).toString('base64').replace(/.{76}/g, '$&\r\n');
-  const head = [
-    'From: sender@example.com',
-    `To: ${to}`,
-    `Subject: big ${n}`,
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/mixed; boundary="b"',
-    '',
-    '--b',
-    'Content-Type: text/plain',
-    '',
-    `see attachment ${n}`,
-    '--b',
-    'Content-Type: application/octet-stream; name="big.bin"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    '',
-  ].join('\r\n');
-  return Buffer.from(`${head}${body}\r\n--b--\r\n`);
-}
 
 /** kB figures from /proc/<pid>/status: VmHWM is the peak resident set since the process started. */
 async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
