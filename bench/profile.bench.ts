@@ -10,22 +10,17 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import { printSummary, summariseProfiles } from './support/cpu-profile.js';
 
 const { values: options } = parseArgs({
   options: {
-    messages: { type: 'string', default: '5000' },
-    sessions: { type: 'string', default: '20' },
-    size: { type: 'string', default: '10240' },
-    warmup: { type: 'string', default: '200' },
+    ...SMTP_LOAD_OPTIONS,
     mode: { type: 'string', default: 'persistent' },
     database: { type: 'string', default: 'sqlite' },
     top: { type: 'string', default: '15' },
-    workers: { type: 'string' },
-    from: { type: 'string', default: 'dist' },
   },
 });
 const MESSAGES = Number(options.messages);

@@ -6,7 +6,7 @@
  * one more row has the spam check on (MAILROOM_SPAM_CHECK, docs/spam.md). See bench/README.md.
  */
 import { parseArgs } from 'node:util';
-import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
+import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
 import { runSmtpSource } from './support/smtp-source.js';
@@ -15,13 +15,8 @@ import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspam
 
 const { values: options } = parseArgs({
   options: {
-    messages: { type: 'string', default: '5000' },
-    sessions: { type: 'string', default: '20' },
-    size: { type: 'string', default: '10240' },
-    warmup: { type: 'string', default: '200' },
+    ...SMTP_LOAD_OPTIONS,
     only: { type: 'string' },
-    workers: { type: 'string' },
-    from: { type: 'string', default: 'dist' },
   },
 });
 const MESSAGES = Number(options.messages);

@@ -19,3 +19,13 @@ export function prepareSmtpBench(build: string): void {
   if (build !== 'dist' && build !== 'src') throw new Error('--from must be dist or src');
   if (build === 'dist') buildMailroom();
 }
+
+/** The command-line options of the benches that send the bench:smtp load (bench/README.md), for parseArgs. */
+export const SMTP_LOAD_OPTIONS = {
+  messages: { type: 'string', default: '5000' },
+  sessions: { type: 'string', default: '20' },
+  size: { type: 'string', default: '10240' },
+  warmup: { type: 'string', default: '200' },
+  workers: { type: 'string' },
+  from: { type: 'string', default: 'dist' },
+} as const;
