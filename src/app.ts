@@ -47,7 +47,6 @@ import { InboxService } from './services/inbox.service.js';
 import { InboxKeyService } from './services/inbox-key.service.js';
 import { InboxMessageService } from './services/inbox-message.service.js';
 import { MessageWaiters } from './services/message-waiters.js';
-import { createInboxExpirySweeper } from './workers/inbox-expiry.worker.js';
 import { IngestService } from './services/ingest.service.js';
 import { RecipientService } from './services/recipient.service.js';
 import { TenantService } from './services/tenant.service.js';
@@ -85,7 +84,6 @@ import { LoginFreeSessions } from './services/login-free-sessions.js';
 import { RetentionService } from './services/retention.service.js';
 import { SpamCheckService } from './services/spam-check.service.js';
 import { RspamdSpamFilter } from './adapters/spam/rspamd.spam-filter.js';
-import { createSpamRecheckTask } from './workers/spam-recheck.worker.js';
 
 export interface AppServices {
   imap: ImapMailboxService;
@@ -347,10 +345,10 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   tasks.push(...httpTasks);
   tasks.push(createPeriodicTask({ name: 'retention-sweep', intervalMs: config.operations.retentionSweepIntervalMs, leases: repos.leases, logger, run: () => services.retention.sweep() }));
   tasks.push(createDomainRecheckTask({ domains, intervalMs: config.domains.recheckIntervalMs, leases: repos.leases, logger }));
-  tasks.push(createInboxExpirySweeper({ inboxes, intervalMs: config.inboxes.sweepIntervalMs, leases: repos.leases, logger }));
+  tasks.push(createPeriodicTask({ name: 'inbox-expiry', intervalMs: config.inboxes.sweepIntervalMs, leases: repos.leases, logger, run: () => inboxes.deleteExpired() }));
   tasks.push(createOrphanBlobSweeper({ blobs: serviceBlobs, storageConfigs: repos.storageConfigs, graceMs: config.storage.orphanGraceMs, intervalMs: config.storage.orphanSweepIntervalMs, leases: repos.leases, logger }));
   tasks.push(deliveryWorker);
-  if (config.spam.url !== undefined) tasks.push(createSpamRecheckTask({ spam, intervalMs: config.spam.recheckIntervalMs, leases: repos.leases, logger }));
+  if (config.spam.url !== undefined) tasks.push(createPeriodicTask({ name: 'spam-recheck', intervalMs: config.spam.recheckIntervalMs, leases: repos.leases, logger, run: () => spam.recheckDue() }));
   tasks.push(createPeriodicTask({ name: 'session-sweep', intervalMs: SESSION_SWEEP_MS, leases: repos.leases, logger, run: () => services.accounts.sweepExpiredSessions().then(() => undefined) }));
   participants.push(createNotificationParticipant({ worker: deliveryWorker, workerId: deliveries.workerId, leaseMs: deliveryLeaseMs, perTenant: config.webhooks.concurrencyPerTenant }));
   participants.push(usage.participant());

@@ -205,7 +205,11 @@ export class InboxService {
     if (!(await this.remove(inbox))) throw inboxNotFound(inboxId);
   }
 
-  /** One sweeper round: removes up to SWEEP_BATCH expired inboxes and returns how many it removed. */
+  /**
+   * One sweeper round: removes up to SWEEP_BATCH expired inboxes (spec 3), with their messages, and
+   * returns how many it removed. The state is in the database, so a restart loses nothing, and RCPT TO
+   * already refuses an expired address before the sweeper gets to it.
+   */
   async deleteExpired(now = Date.now()): Promise<number> {
     const expired = await this.repos.inboxes.listExpired(new Date(now).toISOString(), SWEEP_BATCH);
     let removed = 0;

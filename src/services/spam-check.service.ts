@@ -63,7 +63,10 @@ export class SpamCheckService {
     return verdict.state === 'unavailable' ? new Date(Date.parse(receivedAt) + this.options.recheckIntervalMs).toISOString() : null;
   }
 
-  /** One round of the recheck worker; returns how many emails it looked at. */
+  /**
+   * One round of the recheck worker: asks the spam filter again about mail it could not check before
+   * the 250; returns how many emails it looked at. The work is durable (spam_recheck_at), so a restart loses none.
+   */
   async recheckDue(): Promise<number> {
     if (this.filter === undefined) return 0;
     const due = await this.repos.emails.dueSpamRechecks(new Date(this.now()).toISOString(), RECHECK_BATCH);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInboxExpirySweeper } from '../../src/workers/inbox-expiry.worker.js';
+import { createPeriodicTask } from '../../src/workers/periodic-task.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import { sendMail } from '../helpers/smtp-client.js';
 import { storedState } from '../helpers/stored-state.js';
@@ -36,6 +36,10 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
     t = await startTestApp({ dialect, env: { MAILROOM_INBOX_SWEEP_INTERVAL_MS: '3600000' } });
   });
   afterAll(() => t?.stop());
+
+  /** A node's inbox-expiry sweeper as app.ts builds it (same lease name), driven by hand. */
+  const expirySweeper = () =>
+    createPeriodicTask({ name: 'inbox-expiry', intervalMs: 60_000, leases: t.app.ctx.repos.leases, logger: t.app.ctx.logger, run: () => t.app.ctx.services.inboxes.deleteExpired() });
 
   const createInbox = async (body: Record<string, unknown> = {}) => {
     const response = await t.http.post('/api/v1/inboxes', body);
@@ -194,7 +198,7 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
       await expect(sendMail(t.smtpPort, { from: 'a@acme.test', to: inbox.address, text: 'late' })).rejects.toMatchObject({ responseCode: 550 });
       expect((await t.http.get(`/api/v1/inboxes/${inbox.id}`)).status).toBe(404);
 
-      const sweeper = createInboxExpirySweeper({ inboxes: t.app.ctx.services.inboxes, intervalMs: 60_000, leases: t.app.ctx.repos.leases, logger: t.app.ctx.logger });
+      const sweeper = expirySweeper();
       await sweeper.runOnce();
       await sweeper.stop();
       expect(await t.app.ctx.repos.inboxes.get(t.tenant.id, inbox.id)).toBeUndefined();
@@ -205,8 +209,7 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
     });
 
     it('sweeps on one node at a time: a second sweeper waits while the first holds the lease', async () => {
-      const sweeper = () => createInboxExpirySweeper({ inboxes: t.app.ctx.services.inboxes, intervalMs: 60_000, leases: t.app.ctx.repos.leases, logger: t.app.ctx.logger });
-      const [nodeA, nodeB] = [sweeper(), sweeper()];
+      const [nodeA, nodeB] = [expirySweeper(), expirySweeper()];
       const expire = async () => {
         const inbox = await createInbox({ ttlSeconds: 60 });
         await t.app.ctx.db.kysely.updateTable('inboxes').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', inbox.id).execute();
