@@ -1,9 +1,10 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { portOpen, startDaemon } from './daemon.js';
+import { freePort } from './mailroom-process.js';
 
 const DOVECOT = '/usr/sbin/dovecot';
 
@@ -16,35 +17,10 @@ export interface Dovecot {
 
 export const dovecotAvailable = (): boolean => existsSync(DOVECOT);
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 function accountOf(name: string): { uid: number; gid: number } {
   const uid = Number(execFileSync('id', ['-u', name]).toString().trim());
   const gid = Number(execFileSync('id', ['-g', name]).toString().trim());
   return { uid, gid };
-}
-
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`dovecot exited with ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error('dovecot did not start listening');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /**
@@ -103,18 +79,13 @@ service anvil {
 }
 `,
   );
-  const child = spawn(DOVECOT, ['-F', '-c', config], { stdio: 'ignore' });
-  await waitForPort(port, child);
+  const daemon = await startDaemon({ name: 'dovecot', command: DOVECOT, args: ['-F', '-c', config], ready: () => portOpen(port), timeoutMs: 10_000, pollMs: 50 });
   return {
     port,
     user: 'tester',
     password: 'secret',
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await daemon.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { startDaemon, type Daemon } from './daemon.js';
+import { freePort } from './mailroom-process.js';
 
 const RSPAMD = '/usr/bin/rspamd';
 
@@ -20,14 +20,6 @@ export interface Rspamd {
   start(): Promise<void>;
   /** Stops it and removes its directory. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
@@ -64,19 +56,11 @@ const LOCAL_MODULES: Record<string, string> = {
   'fuzzy_check.conf': 'enabled = false;',
 };
 
-async function waitUntilReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`rspamd exited with ${child.exitCode}: ${output()}`);
-    const pong = await fetch(`${url}/ping`).then((r) => r.ok, () => false);
-    if (pong) {
-      // The first scan after a start loads the rules lazily and can take seconds: do it here, not in a test.
-      await fetch(`${url}/checkv2`, { method: 'POST', body: 'Subject: warm-up\r\n\r\nwarm-up\r\n' });
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`rspamd did not answer /ping within ${timeoutMs} ms: ${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** /ping answers; then the first scan, which loads the rules lazily and can take seconds, is done here rather than in a test. */
+async function answers(url: string): Promise<boolean> {
+  const pong = await fetch(`${url}/ping`).then((r) => r.ok, () => false);
+  if (pong) await fetch(`${url}/checkv2`, { method: 'POST', body: 'Subject: warm-up\r\n\r\nwarm-up\r\n' });
+  return pong;
 }
 
 /** Starts Debian's rspamd from its own temporary config dir on a free port (tests skip when it is not installed). */
@@ -92,23 +76,15 @@ export async function startRspamd(options: { dnsServer: string }): Promise<Rspam
   // As root rspamd would switch to its _rspamd user, which cannot write the temporary dir: stay root (-i).
   const asRoot = user.uid === 0 ? ['-u', 'root', '-g', 'root', '-i'] : [];
   const vars = ['--var', `DBDIR=${SHARED_DB_DIR}`, ...['LOCAL_CONFDIR', 'RUNDIR', 'LOGDIR'].flatMap((name) => ['--var', `${name}=${dir}`])];
-  let child: ChildProcess | undefined;
+  let daemon: Daemon | undefined;
 
   const start = async () => {
-    let output = '';
-    const process = spawn(RSPAMD, ['-f', ...asRoot, '-c', join(dir, 'rspamd.conf'), ...vars], { stdio: ['ignore', 'pipe', 'pipe'] });
-    process.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    process.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child = process;
-    await waitUntilReady(url, process, () => output.slice(-2000));
+    daemon = await startDaemon({ name: 'rspamd', command: RSPAMD, args: ['-f', ...asRoot, '-c', join(dir, 'rspamd.conf'), ...vars], ready: () => answers(url), timeoutMs: 120_000, pollMs: 100 });
   };
   const stop = async () => {
-    const running = child;
-    child = undefined;
-    if (running === undefined || running.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    running.kill('SIGTERM');
-    await exited;
+    const running = daemon;
+    daemon = undefined;
+    await running?.stop();
   };
   await start();
   return {
