@@ -4,7 +4,7 @@ import { ForbiddenError } from '../../../core/errors.js';
 import type { AccountService } from '../../../services/account.service.js';
 import type { AccountLinkService } from '../../../services/account-link.service.js';
 import { ErrorBody, errorResponses } from '../schemas/common.js';
-import { SessionView, requireJson, sendSession, tags } from './auth.routes.js';
+import { SessionView, publicJsonRoute, requireJson, sendCheckEmail, sendSession, tags } from './auth.routes.js';
 
 const NewPassword = Type.String({ minLength: 1, maxLength: 200, description: '8 to 200 characters, not one of the most common passwords' });
 const LinkToken = Type.String({ minLength: 1, maxLength: 200, description: 'The `token` of the emailed link (after `#token=`)' });
@@ -48,8 +48,7 @@ export function registerAccountPasswordRoutes(app: FastifyInstance, accounts: Ac
   });
 
   app.post('/auth/password-reset', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'Mail a password-reset link to the address, if it has an account',
@@ -60,13 +59,12 @@ export function registerAccountPasswordRoutes(app: FastifyInstance, accounts: Ac
     },
     handler: async (request, reply) => {
       await requireLinks(links).requestPasswordReset((request.body as Static<typeof ResetRequest>).email);
-      return reply.status(202).send({ status: 'check-email', message: 'If the address has an account, a mail with a reset link is on its way.' });
+      return sendCheckEmail(reply, 'If the address has an account, a mail with a reset link is on its way.');
     },
   });
 
   app.post('/auth/password-reset/confirm', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'Set a new password with an emailed reset link; ends every session and signs in',
@@ -82,8 +80,7 @@ export function registerAccountPasswordRoutes(app: FastifyInstance, accounts: Ac
   });
 
   app.post('/auth/verify-email', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'Follow an emailed sign-up link: makes the account and signs in',

@@ -66,6 +66,14 @@ export async function requireJson(request: FastifyRequest): Promise<void> {
   }
 }
 
+/** Options of a route anyone may call (no key or session) that takes a JSON body: the CSRF check runs first. */
+export const publicJsonRoute = { config: { access: 'public' as const }, onRequest: requireJson };
+
+/** The 202 that says a mail is on its way: the same whether or not the address has an account, so it tells nobody which addresses do. */
+export function sendCheckEmail(reply: FastifyReply, message: string) {
+  return reply.status(202).send({ status: 'check-email', message });
+}
+
 export function sendSession(reply: FastifyReply, session: Session, status: 200 | 201) {
   setRefreshCookie(reply, session.refreshToken, session.refreshExpiresAt);
   reply.header('cache-control', 'no-store');
@@ -105,8 +113,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
   });
 
   app.post('/auth/signup', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'Create an account: a tenant on the free plan, its production environment and its first user',
@@ -122,13 +129,12 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
       const body = request.body as Static<typeof Credentials>;
       if (links === undefined) return sendSession(reply, await accounts.signUp(body), 201);
       await links.requestSignup(body);
-      return reply.status(202).send({ status: 'check-email', message: 'If the address can be used, a mail with the next step is on its way; follow its link to finish.' });
+      return sendCheckEmail(reply, 'If the address can be used, a mail with the next step is on its way; follow its link to finish.');
     },
   });
 
   app.post('/auth/signin', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'Sign in with email and password',
@@ -141,8 +147,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
   });
 
   app.post('/auth/refresh', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'A new session token for the refresh cookie (which is rotated)',
@@ -155,8 +160,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
   });
 
   app.post('/auth/signout', {
-    config: { access: 'public' },
-    onRequest: requireJson,
+    ...publicJsonRoute,
     schema: {
       tags,
       summary: 'End the session of the refresh cookie and clear it',
