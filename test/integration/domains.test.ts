@@ -187,6 +187,15 @@ describe.each(TEST_DIALECTS)('custom domains (%s)', (dialect) => {
       expect(response.json()).toMatchObject({ domain: 'xn--bcher-lden-w5a5z.example', verified: true });
     });
 
+    it('takes a name longer than 100 characters in the path (up to the 253 DNS allows)', async () => {
+      const long = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.example.com`;
+      const detail = await add(long);
+      publishByHand(detail);
+      const response = await t.http.post(`/api/v1/domains/${long}/verify`, { code: detail.verificationCode });
+      expect(response.status, response.text).toBe(200);
+      expect(response.json()).toMatchObject({ domain: long, verified: true });
+    });
+
     it('fails with 400 naming the TXT record when its value is wrong', async () => {
       const detail = await add('wrongtxt.example.com');
       publishByHand(detail, { txt: 'mailroom-verification=somebody-else' });

@@ -93,6 +93,28 @@ describe('message checks: GET /emails/:id/html-check and /link-check', () => {
     }
   });
 
+  it('400 naming a query parameter the checks do not take, before any link is followed; 400 for an overlong id', async () => {
+    const { id } = await sendMail(t.smtpPort, { from: 'q@example.com', to: address, subject: 'Query', html: `<a href="${site.base}/ok">ok</a>` });
+    const hitsBefore = site.hits.length;
+    for (const check of ['html-check', 'link-check']) {
+      for (const [query, field] of [
+        ['markAsRead=true', 'markAsRead'],
+        ['timeout=5000', 'timeout'],
+        ['nocache', 'nocache'],
+        ['clients[]=gmail', 'clients[]'],
+        ['filter[kind]=image', 'filter[kind]'],
+      ] as const) {
+        const response = await t.http.get(`/api/v1/emails/${id}/${check}?${query}`);
+        expect(response.status, `${check}?${query}: ${response.text}`).toBe(400);
+        expect(response.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', field, message: `${field} is not a known query parameter` });
+      }
+      const overlong = await t.http.get(`/api/v1/emails/${'a'.repeat(101)}/${check}`);
+      expect(overlong.status, overlong.text).toBe(400);
+      expect(overlong.json()).toMatchObject({ code: 'VALIDATION_ERROR', field: 'id' });
+    }
+    expect(site.hits.length).toBe(hitsBefore);
+  });
+
   it('link-check follows every link and image and reports each one; per-URL failures never fail the request', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
