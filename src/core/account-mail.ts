@@ -1,6 +1,11 @@
-import type { OutboundMessage } from '../ports/outbound-mail.js';
-
 /** The mails of dashboard accounts (docs/dashboard.md). Plain text: nothing to render, nothing to track. */
+
+/** A mail Mailroom itself sends to a dashboard user (verification, password reset). */
+export interface OutboundMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 export function verifySignupMail(to: string, link: string, validHours: number): OutboundMessage {
   return {

@@ -1,9 +1,6 @@
-/** A mail Mailroom itself sends to a dashboard user (verification, password reset). */
-export interface OutboundMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
+import type { OutboundMessage } from '../core/account-mail.js';
+
+export type { OutboundMessage };
 
 /**
  * The one seam through which Mailroom sends mail of its own (docs/dashboard.md). Resolves once the
