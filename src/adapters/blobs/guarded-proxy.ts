@@ -16,6 +16,9 @@ const HOP_HEADERS = ['proxy-authorization', 'proxy-connection', 'connection', 'k
 /** A refused destination is final (403: the SDK does not retry it); any other failure may pass (502). */
 const failureStatus = (error: NodeJS.ErrnoException) => (error.code === EGRESS_BLOCKED ? 403 : 502);
 
+/** A request target that is no URL is a 400, not an exception: thrown from a server event handler it would end the process. */
+const parsedTarget = (target: string): URL | undefined => (URL.canParse(target) ? new URL(target) : undefined);
+
 /** A literal IP address never reaches `lookup`, so it is checked here. */
 const literalBlocked = (host: string) => isIP(host) !== 0 && isBlockedAddress(host);
 
@@ -36,8 +39,9 @@ export async function startGuardedProxy(lookup: LookupFunction): Promise<Guarded
 
   const tunnel = (request: IncomingMessage, client: Socket, head: Buffer) => {
     client.on('error', () => client.destroy());
-    const target = new URL(`http://${request.url ?? ''}`);
     if (!authorised(request.headers)) return client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+    const target = parsedTarget(`http://${request.url ?? ''}`);
+    if (target === undefined) return client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (literalBlocked(host)) return client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     const upstream = connect({ host, port: Number(target.port || 443), lookup });
@@ -54,7 +58,8 @@ export async function startGuardedProxy(lookup: LookupFunction): Promise<Guarded
 
   const forward = (request: IncomingMessage, response: ServerResponse) => {
     if (!authorised(request.headers)) return response.writeHead(407).end();
-    const target = new URL(request.url ?? '');
+    const target = parsedTarget(request.url ?? '');
+    if (target === undefined) return response.writeHead(400).end();
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (target.protocol !== 'http:' || literalBlocked(host)) return response.writeHead(403).end();
     // agent: false, a connection of its own: a pooled one (the global agent's) may have been opened without the guard.
