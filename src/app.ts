@@ -251,7 +251,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logger,
   );
   const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, connectTimeoutMs: config.webhooks.connectTimeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
-  // Claims and attempt outcomes are small writes too: on SQLite they share the ingest group commits.
+  // Claims and attempt outcomes are small writes: on SQLite they commit together (deliveryUnitOfWork).
   // The lease is twice the longest attempt plus slack: a live worker never loses a claim, a dead one's comes back soon.
   const deliveryLeaseMs = config.webhooks.timeoutMs * 2 + 1000;
   const deliveries = new DeliveryService(repos, deliveryUnitOfWork, sender, {

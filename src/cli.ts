@@ -242,17 +242,13 @@ async function userCommand(args: string[]): Promise<void> {
   if (sub === 'set-password' && (values.tenant !== undefined || values.json)) throw new UsageError('user set-password takes only --email and --password-stdin');
   const password = await readStdin();
   const config = loadConfig(adminEnv);
+  const withAccounts = <T>(work: (accounts: AccountService) => Promise<T>) =>
+    withTenants(async (tenants, repos) => work(new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup })));
   if (sub === 'set-password') {
-    await withTenants(async (tenants, repos) => {
-      const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
-      await accounts.setPassword(values.email as string, password);
-    });
+    await withAccounts((accounts) => accounts.setPassword(values.email as string, password));
     return console.log(`New password set for ${values.email}; their sessions are signed out`);
   }
-  const { user, tenant } = await withTenants(async (tenants, repos) => {
-    const accounts = new AccountService(repos, tenants, await loadSessionSecret(config), { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup });
-    return accounts.createUser({ email: values.email as string, password, tenantId: values.tenant });
-  });
+  const { user, tenant } = await withAccounts((accounts) => accounts.createUser({ email: values.email as string, password, tenantId: values.tenant }));
   if (values.json) console.log(JSON.stringify({ user: { id: user.id, email: user.email, tenantId: user.tenantId, createdAt: user.createdAt }, tenant }));
   else console.log(`User ${user.email} (${user.id}) in tenant ${tenant.name} (${tenant.id}, plan ${tenant.plan})`);
 }
