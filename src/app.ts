@@ -56,6 +56,7 @@ import { prepareSpoolDir } from './transports/smtp/spool.js';
 import { IMAP_FAILURE_WINDOW_MS, ImapMailboxService } from './services/imap-mailbox.service.js';
 import { createImapServer } from './transports/imap/imap.server.js';
 import { ConnectionInfoService, type ListenerAddress } from './services/connection-info.service.js';
+import type { AppServices } from './services/app-services.js';
 import { VERSION } from './version.js';
 import type { IngestParticipant } from './services/ingest-participant.js';
 import type { BackgroundTask } from './workers/periodic-task.js';
@@ -85,35 +86,6 @@ import { RetentionService } from './services/retention.service.js';
 import { SpamCheckService } from './services/spam-check.service.js';
 import { RspamdSpamFilter } from './adapters/spam/rspamd.spam-filter.js';
 
-export interface AppServices {
-  imap: ImapMailboxService;
-  tenants: TenantService;
-  auth: AuthService;
-  emails: EmailService;
-  messageChecks: MessageCheckService;
-  emailBulk: EmailBulkService;
-  inboxes: InboxService;
-  domains: DomainService;
-  inboxMessages: InboxMessageService;
-  inboxKeys: InboxKeyService;
-  recipients: RecipientService;
-  ingest: IngestService;
-  logs: ActivityLogService;
-  webhooks: WebhookService;
-  chatappIntegrations: ChatappIntegrationService;
-  deliveries: DeliveryService;
-  realtime: RealtimeService;
-  apiKeys: ApiKeyService;
-  environments: EnvironmentService;
-  usage: UsageService;
-  accounts: AccountService;
-  /** Emailed sign-up and reset links; undefined without MAILROOM_SMTP_RELAY_URL (docs/dashboard.md). */
-  accountLinks: AccountLinkService | undefined;
-  storage: CustomStorageService;
-  retention: RetentionService;
-  loginFree: LoginFreeSessions;
-  connection: ConnectionInfoService;
-}
 
 export interface AppContext {
   /** Periodic work (sweepers, delivery workers), started by start() and stopped by stop(). */

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { AppServices } from '../../app.js';
+import type { AppServices } from '../../services/app-services.js';
 import type { Logger } from '../../logger.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerRateLimit, type RateLimitOptions } from './plugins/rate-limit.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../../app.js';
+import type { AppServices } from '../../../services/app-services.js';
 import { registerDomainRoutes } from './domains.routes.js';
 import { registerEmailRoutes } from './emails.routes.js';
 import { registerMessageCheckRoutes } from './message-checks.routes.js';
