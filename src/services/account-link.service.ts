@@ -28,8 +28,8 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 /**
  * docs/dashboard.md: what needs an emailed link (MAILROOM_SMTP_RELAY_URL set). Sign-up answers the
  * same whether or not the address has an account: a new address gets a link that creates the account,
- * a known one a notice. Password reset answers the same too. Mails go out after the answer, so its
- * timing does not tell either.
+ * a known one a notice. Password reset answers the same too. The address is looked up, the link stored
+ * and the mail sent after the answer, so its timing does not tell either.
  */
 export class AccountLinkService {
   constructor(
@@ -48,12 +48,14 @@ export class AccountLinkService {
     checkPasswordRules(input.password);
     // Hashed for known addresses too, so both answers take as long.
     const passwordHash = await hashPassword(input.password);
-    if ((await this.repos.users.getByEmail(email)) !== undefined) {
-      this.send(existingAccountMail(email, this.url('/signin'), this.url('/forgot-password')));
-      return;
-    }
-    const token = await this.issue('verify-signup', email, { userId: null, passwordHash }, this.settings.verifyLinkMs);
-    this.send(verifySignupMail(email, this.url(`/verify-email#token=${token}`), this.settings.verifyLinkMs / 3_600_000));
+    this.afterAnswer(async () => {
+      if ((await this.repos.users.getByEmail(email)) !== undefined) {
+        await this.send(existingAccountMail(email, this.url('/signin'), this.url('/forgot-password')));
+        return;
+      }
+      const token = await this.issue('verify-signup', email, { userId: null, passwordHash }, this.settings.verifyLinkMs);
+      await this.send(verifySignupMail(email, this.url(`/verify-email#token=${token}`), this.settings.verifyLinkMs / 3_600_000));
+    });
   }
 
   /** Follows a sign-up link: the account is made now, and signed in. */
@@ -70,10 +72,12 @@ export class AccountLinkService {
 
   async requestPasswordReset(rawEmail: string): Promise<void> {
     const email = normaliseEmail(rawEmail);
-    const user = await this.repos.users.getByEmail(email);
-    if (user === undefined) return;
-    const token = await this.issue('reset-password', email, { userId: user.id, passwordHash: null }, this.settings.resetLinkMs);
-    this.send(resetPasswordMail(email, this.url(`/reset-password#token=${token}`), this.settings.resetLinkMs / 60_000));
+    this.afterAnswer(async () => {
+      const user = await this.repos.users.getByEmail(email);
+      if (user === undefined) return;
+      const token = await this.issue('reset-password', email, { userId: user.id, passwordHash: null }, this.settings.resetLinkMs);
+      await this.send(resetPasswordMail(email, this.url(`/reset-password#token=${token}`), this.settings.resetLinkMs / 60_000));
+    });
   }
 
   /** Follows a reset link: the new password replaces the old one, every session ends, and this one starts. */
@@ -109,13 +113,16 @@ export class AccountLinkService {
     return row;
   }
 
-  private send(message: OutboundMessage): void {
+  /** Work whose duration would tell whether an address has an account: it runs after the 202 is sent. */
+  private afterAnswer(work: () => Promise<void>): void {
+    void work().catch(this.onMailError);
+  }
+
+  private async send(message: OutboundMessage): Promise<void> {
     const key = `account-mail:${message.to}`;
-    void (async () => {
-      if ((await this.mailCounter.count(key)) >= this.settings.mailsPerAddress) return;
-      await this.mailCounter.fail(key);
-      await this.mail.send(message);
-    })().catch(this.onMailError);
+    if ((await this.mailCounter.count(key)) >= this.settings.mailsPerAddress) return;
+    await this.mailCounter.fail(key);
+    await this.mail.send(message);
   }
 
   private url(path: string): string {
