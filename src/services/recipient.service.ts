@@ -105,7 +105,7 @@ export class RecipientService implements RecipientChanges {
     const inbox = await this.repos.inboxes.getByAddress(address);
     if (inbox !== undefined) {
       if (!inbox.active) throw unknownRecipient(address);
-      // An inbox on a custom domain receives only while its domain does (disable and delete apply at once).
+      // An inbox on a custom domain receives only while its domain does (DomainService forgets routes on disable and delete).
       if (inbox.domainId !== null && !(await this.repos.domains.isReceiving(inbox.domainId))) throw unknownRecipient(address);
       return {
         delivery: { address, tenantId: inbox.tenantId, environmentId: inbox.environmentId, inboxId: inbox.id, domain: inbox.domain, domainId: inbox.domainId },
