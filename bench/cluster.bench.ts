@@ -11,6 +11,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { promisify, parseArgs } from 'node:util';
 import pg from 'pg';
 import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
@@ -36,6 +38,7 @@ const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAIL
 const REDIS_URL = process.env.MAILROOM_BENCH_REDIS_URL ?? process.env.MAILROOM_TEST_REDIS_URL;
 const ROOT = join(import.meta.dirname, '..');
 const WARMUP_PER_NODE = 100;
+const COUNT_STATEMENTS = ['--import', pathToFileURL(join(import.meta.dirname, 'support/count-pg-statements.mjs')).href];
 
 /** CPU seconds of every PostgreSQL server process on this machine (backends, WAL writer, checkpointer). */
 async function postgresCpuSeconds(): Promise<number> {
@@ -49,7 +52,11 @@ async function postgresCpuSeconds(): Promise<number> {
   return total;
 }
 
+/** A backend reports its statistics when it goes idle, but an idle one waits up to 10 s (PGSTAT_IDLE_INTERVAL) before it does. */
+const STATS_FLUSH_MS = 11_000;
+
 async function databaseCounters(url: string): Promise<{ commits: number; rows: number }> {
+  await sleep(STATS_FLUSH_MS);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -60,6 +67,18 @@ async function databaseCounters(url: string): Promise<{ commits: number; rows: n
   } finally {
     await client.end();
   }
+}
+
+/** The statements a node has sent to PostgreSQL so far (count-pg-statements.mjs prints them on SIGUSR2). */
+async function statementsSent(server: ChildServer): Promise<number> {
+  const printed = () => [...server.output().matchAll(/^pg-statements (\d+)$/gm)].length;
+  const before = printed();
+  process.kill(server.pid, 'SIGUSR2');
+  for (let waited = 0; printed() === before; waited += 10) {
+    if (waited > 5000) throw new Error('the node did not report its statement count');
+    await sleep(10);
+  }
+  return Number([...server.output().matchAll(/^pg-statements (\d+)$/gm)].at(-1)?.[1]);
 }
 
 function createInbox(apiUrl: string, apiKey: string): Promise<string> {
@@ -80,6 +99,7 @@ interface Row {
   nodeCpuMs: number;
   dbCpuMs: number;
   commits: number;
+  statements: number;
   rows: number;
 }
 
@@ -102,18 +122,21 @@ async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
   try {
     for (let i = 0; i < nodeCount; i += 1) {
       const dataDir = await mkdtemp(join(tmpdir(), `mailroom-cluster-node${i}-`));
-      nodes.push(await launchMailroom(BUILD, { ...shared, MAILROOM_DATA_DIR: dataDir }));
+      nodes.push(await launchMailroom(BUILD, { ...shared, MAILROOM_DATA_DIR: dataDir }, COUNT_STATEMENTS));
     }
     const to = await createInbox((nodes[0] as (typeof nodes)[number]).apiUrl, apiKey);
     const send = (messages: number) =>
       Promise.all(nodes.map((node) => runSmtpSource({ port: node.smtpPort, to, from: BENCH_SENDER, messages: Math.ceil(messages / nodeCount), sessions: Math.max(1, Math.round(SESSIONS / nodeCount)), bodyBytes: BODY_BYTES, persistent: true })));
     await send(WARMUP_PER_NODE * nodeCount);
     const databaseUrl = store.env.MAILROOM_DATABASE_URL as string;
-    const [cpuBefore, dbCpuBefore, countersBefore] = [nodes.map((n) => n.server.cpuSeconds()), await postgresCpuSeconds(), await databaseCounters(databaseUrl)];
+    const countersBefore = await databaseCounters(databaseUrl);
+    const statementsBefore = await Promise.all(nodes.map((n) => statementsSent(n.server)));
+    const [cpuBefore, dbCpuBefore] = [nodes.map((n) => n.server.cpuSeconds()), await postgresCpuSeconds()];
     const seconds = Math.max(...(await send(MESSAGES)));
     const sent = Math.ceil(MESSAGES / nodeCount) * nodeCount;
     const nodeCpu = nodes.reduce((sum, node, i) => sum + node.server.cpuSeconds() - (cpuBefore[i] as number), 0);
     const dbCpu = (await postgresCpuSeconds()) - dbCpuBefore;
+    const statementsAfter = await Promise.all(nodes.map((n) => statementsSent(n.server)));
     const counters = await databaseCounters(databaseUrl);
     const row = {
       nodes: nodeCount,
@@ -121,6 +144,7 @@ async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
       nodeCpuMs: (nodeCpu * 1000) / sent,
       dbCpuMs: (dbCpu * 1000) / sent,
       commits: (counters.commits - countersBefore.commits) / sent,
+      statements: statementsAfter.reduce((sum, count, i) => sum + count - (statementsBefore[i] as number), 0) / sent,
       rows: (counters.rows - countersBefore.rows) / sent,
     };
     console.log(`  ${nodeCount} node(s): ${row.rate.toFixed(0)} msg/s, nodes ${row.nodeCpuMs.toFixed(2)} CPU ms/msg, PostgreSQL ${row.dbCpuMs.toFixed(2)} CPU ms/msg`);
@@ -146,10 +170,10 @@ async function main(): Promise<void> {
   }
   const base = rows[0]?.rate ?? 1;
   console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes, ${SESSIONS} persistent sessions split over the nodes, PostgreSQL + Redis, shared blob directory\n`);
-  console.log('| nodes | msg/s | vs 1 node | node CPU ms/msg | PostgreSQL CPU ms/msg | transactions/msg (reads included) | rows written/msg |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| nodes | msg/s | vs 1 node | node CPU ms/msg | PostgreSQL CPU ms/msg | transactions/msg (reads included) | statements/msg | rows written/msg |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) {
-    console.log(`| ${row.nodes} | ${row.rate.toFixed(0)} | ${(row.rate / base).toFixed(2)}x | ${row.nodeCpuMs.toFixed(2)} | ${row.dbCpuMs.toFixed(2)} | ${row.commits.toFixed(2)} | ${row.rows.toFixed(1)} |`);
+    console.log(`| ${row.nodes} | ${row.rate.toFixed(0)} | ${(row.rate / base).toFixed(2)}x | ${row.nodeCpuMs.toFixed(2)} | ${row.dbCpuMs.toFixed(2)} | ${row.commits.toFixed(2)} | ${row.statements.toFixed(2)} | ${row.rows.toFixed(1)} |`);
   }
 }
 

@@ -130,6 +130,13 @@ export interface App {
 /** A plan change (CLI) reaches every node's rate limiter and quota check within this time. */
 const PLAN_CACHE_MS = 10_000;
 
+/**
+ * RCPT TO reuses what it read about an address and a tenant's monthly count for this long (D35): an
+ * inbox or domain change made on another node (or by the CLI) applies here within it, as does mail
+ * counted by other nodes; changes and mail on this node apply at once.
+ */
+const RECIPIENT_CACHE_MS = 2_000;
+
 /** A custom-storage change made on another node applies to new mail here within this time. */
 const STORAGE_CACHE_MS = 10_000;
 
@@ -205,12 +212,12 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const tasks: BackgroundTask[] = [];
   const tenants = new TenantService(repos, unitOfWork);
   const tenantLimits = new TenantLimits(repos, PLAN_CACHE_MS);
-  const usage = new UsageService(repos, tenantLimits, logBackgroundError, config.local.limits);
+  const usage = new UsageService(repos, tenantLimits, RECIPIENT_CACHE_MS, logBackgroundError, config.local.limits);
   const localAccount = config.local.acceptAnyRecipient || config.local.dashboardLogin === 'off-on-loopback'
     ? await new LocalAccountService(repos, tenants, localAccountFile(config.dataDir), config.mailDomain).ensure()
     : undefined;
-  const recipients = new RecipientService(repos, tenants, config.local.limits ? [usage] : [], config.local.acceptAnyRecipient ? localAccount : undefined);
-  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError, tenantLimits);
+  const recipients = new RecipientService(repos, tenants, RECIPIENT_CACHE_MS, config.local.limits ? [usage] : [], config.local.acceptAnyRecipient ? localAccount : undefined);
+  const inboxes = new InboxService(repos, unitOfWork, blobs, events, config.mailDomain, logBackgroundError, tenantLimits, recipients);
   const waiters = new MessageWaiters(events);
   const dnsProvider = new CloudflareDnsProvider(config.domains.dnsProviderApiUrl, DNS_PROVIDER_TIMEOUT_MS);
   const sessionSecret = await loadSessionSecret(config);
@@ -221,6 +228,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     inboxes,
     { mailDomain: config.mailDomain, mxHost: config.mxHost, claimDays: config.domains.claimDays, claimSecret: sessionSecret },
     logger,
+    recipients,
   );
   const sender = new NodeHttpSender({ timeoutMs: config.webhooks.timeoutMs, connectTimeoutMs: config.webhooks.connectTimeoutMs, allowPrivate: config.webhooks.allowPrivate, userAgent: `Mailroom-Webhooks/${VERSION}` });
   // Claims and attempt outcomes are small writes: on SQLite they commit together (deliveryUnitOfWork).

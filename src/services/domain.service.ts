@@ -16,6 +16,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors.
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { DomainRecord } from '../adapters/db/repositories/domain.repository.js';
 import type { Logger } from '../logger.js';
+import type { RecipientChanges } from './recipient.service.js';
 import type { DnsProvider, DnsProviderZone } from '../ports/dns-provider.js';
 import type { DnsResolve } from '../ports/dns-resolver.js';
 import { checkRecords } from './domain-verification.js';
@@ -92,6 +93,8 @@ export class DomainService {
     private readonly inboxes: Pick<InboxService, 'delete'>,
     private readonly settings: DomainSettings,
     private readonly logger: Logger,
+    /** RCPT TO's cache of served addresses: a disabled or deleted domain stops receiving at once. */
+    private readonly recipients: RecipientChanges,
   ) {}
 
   async add(caller: Caller, input: { domain: string }): Promise<DomainDetailView> {
@@ -157,6 +160,7 @@ export class DomainService {
   async setEnabled(caller: Caller, id: string, enabled: boolean): Promise<DomainDetailView> {
     const domain = await this.getOrThrow(caller, id);
     await this.repos.domains.setEnabled(domain.id, enabled);
+    this.recipients.forget();
     return this.detail({ ...domain, enabled });
   }
 
@@ -172,6 +176,7 @@ export class DomainService {
 
   private async remove(domain: DomainRecord): Promise<void> {
     await this.repos.domains.delete(domain.id);
+    this.recipients.forget();
     // Listed after the row is gone, so an inbox created on the domain meanwhile is removed too.
     const inboxIds = await this.repos.domains.inboxIds(domain.id);
     // The domain is tenant-wide, so its inboxes go whatever environment the calling key is limited to.

@@ -11,6 +11,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import { PRODUCTION_SLUG } from './tenant.service.js';
 import { normaliseAliases } from './inbox-aliases.js';
 import type { TenantLimits } from './tenant-limits.js';
+import type { RecipientChanges } from './recipient.service.js';
 
 export interface CreateInboxInput {
   prefix?: string;
@@ -77,6 +78,8 @@ export class InboxService {
     private readonly sharedDomain: string,
     private readonly onBackgroundError: (error: unknown) => void,
     private readonly limits: TenantLimits,
+    /** RCPT TO's cache of served addresses: a new, changed or removed inbox routes anew at once. */
+    private readonly recipients: RecipientChanges,
   ) {}
 
   async create(caller: Caller, input: CreateInboxInput): Promise<InboxView> {
@@ -116,6 +119,8 @@ export class InboxService {
       };
       try {
         await this.unitOfWork((repos) => repos.inboxes.insert(record));
+        // Mail for this address may have gone to its domain's catch-all until now.
+        this.recipients.forget();
       } catch (error) {
         // Another request took the address between the check and the insert: try the next suffix.
         if (await this.addressTaken(address)) continue;
@@ -186,6 +191,7 @@ export class InboxService {
     if (changes.aliases !== undefined) await this.assertAliasesFree(changes.aliases, inbox.id);
     try {
       await this.unitOfWork((repos) => repos.inboxes.update(caller.tenantId, inbox.id, changes));
+      this.recipients.forget();
     } catch (error) {
       // Another request took one of the aliases between the check and the write.
       if (changes.aliases !== undefined) await this.assertAliasesFree(changes.aliases, inbox.id);
@@ -223,6 +229,7 @@ export class InboxService {
    */
   private async remove(inbox: InboxRecord): Promise<boolean> {
     const removed = await this.unitOfWork((repos) => repos.inboxes.remove(inbox.tenantId, inbox.id));
+    this.recipients.forget();
     if (removed === undefined) return false;
     await Promise.all(removed.blobKeys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
     const timestamp = new Date().toISOString();

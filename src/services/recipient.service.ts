@@ -28,25 +28,71 @@ export interface CatchAllAccount {
 
 const isUnknownRecipient = (error: unknown): boolean => error instanceof NotFoundError && error.code === 'RECIPIENT_UNKNOWN';
 
+/** Told after an inbox, alias or domain changed on this node, so the next RCPT TO reads the new state. */
+export interface RecipientChanges {
+  forget(): void;
+}
+
+/** A served address as read from the database; an inbox's expiry is checked at each use, not when read. */
+interface Route {
+  delivery: Delivery;
+  expiresAt: number | null;
+}
+
+/** Bounds the per-process memory; forgetting entries costs one extra read each. */
+const MAX_CACHED_ROUTES = 10_000;
+
 /**
  * Decides at RCPT TO whether Mailroom serves an address: an active, unexpired inbox (on the shared
  * domain or a verified, enabled custom domain), or any address at a tenant's verified and enabled
  * domain (catch-all). Everything else is refused before DATA, or, with a catch-all account
  * (docs/local.md), stored there: a matching inbox still gets its mail.
+ *
+ * Served addresses are remembered for `cacheMs` (D35): a busy inbox then costs no database read per
+ * message. Unknown addresses are never remembered, so a new inbox or alias receives at once. A change
+ * made on this node (inbox deleted or deactivated, alias removed, domain disabled or deleted) calls
+ * forget() and applies at once; one made on another node or by the CLI applies here within `cacheMs`.
  */
-export class RecipientService {
+export class RecipientService implements RecipientChanges {
+  private readonly routes = new Map<string, { route: Promise<Route>; until: number }>();
+
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
+    private readonly cacheMs: number,
     private readonly admissions: readonly RecipientAdmission[] = [],
     private readonly catchAll?: CatchAllAccount,
   ) {}
 
   /** The recipient's delivery, once every admission rule (the tenant's quota, …) lets it in. */
   async resolve(rawAddress: string, now = Date.now()): Promise<Delivery> {
-    const delivery = await this.route(rawAddress, now).catch((error: unknown) => this.toCatchAll(rawAddress, error));
+    const delivery = await this.served(normaliseAddress(rawAddress), now).catch((error: unknown) => this.toCatchAll(rawAddress, error));
     for (const admission of this.admissions) await admission.admit(delivery);
     return delivery;
+  }
+
+  forget(): void {
+    this.routes.clear();
+  }
+
+  private async served(address: string, now: number): Promise<Delivery> {
+    const { delivery, expiresAt } = await this.cachedRoute(address, now);
+    if (expiresAt !== null && expiresAt <= now) throw unknownRecipient(address);
+    return delivery;
+  }
+
+  private cachedRoute(address: string, now: number): Promise<Route> {
+    const cached = this.routes.get(address);
+    if (cached !== undefined && cached.until > now) return cached.route;
+    if (this.routes.size >= MAX_CACHED_ROUTES) this.routes.clear();
+    const route = this.route(address);
+    const entry = { route, until: now + this.cacheMs };
+    this.routes.set(address, entry);
+    // An unknown address (or a failed read) is not remembered: the next RCPT TO reads again.
+    route.catch(() => {
+      if (this.routes.get(address) === entry) this.routes.delete(address);
+    });
+    return route;
   }
 
   private toCatchAll(rawAddress: string, error: unknown): Delivery {
@@ -55,32 +101,20 @@ export class RecipientService {
     return { address, tenantId: this.catchAll.tenantId, environmentId: this.catchAll.environmentId, inboxId: null, domain: domainOf(address), domainId: null };
   }
 
-  private async route(rawAddress: string, now: number): Promise<Delivery> {
-    const address = normaliseAddress(rawAddress);
+  private async route(address: string): Promise<Route> {
     const inbox = await this.repos.inboxes.getByAddress(address);
     if (inbox !== undefined) {
-      const expired = inbox.expiresAt !== null && Date.parse(inbox.expiresAt) <= now;
-      if (!inbox.active || expired) throw unknownRecipient(address);
-      // An inbox on a custom domain receives only while its domain does (disable and delete apply at once).
+      if (!inbox.active) throw unknownRecipient(address);
+      // An inbox on a custom domain receives only while its domain does (DomainService forgets routes on disable and delete).
       if (inbox.domainId !== null && !(await this.repos.domains.isReceiving(inbox.domainId))) throw unknownRecipient(address);
       return {
-        address,
-        tenantId: inbox.tenantId,
-        environmentId: inbox.environmentId,
-        inboxId: inbox.id,
-        domain: inbox.domain,
-        domainId: inbox.domainId,
+        delivery: { address, tenantId: inbox.tenantId, environmentId: inbox.environmentId, inboxId: inbox.id, domain: inbox.domain, domainId: inbox.domainId },
+        expiresAt: inbox.expiresAt === null ? null : Date.parse(inbox.expiresAt),
       };
     }
     const domain = await this.repos.domains.getByName(domainOf(address));
     if (domain === undefined || !domain.verified || !domain.enabled) throw unknownRecipient(address);
-    return {
-      address,
-      tenantId: domain.tenantId,
-      environmentId: await this.tenants.productionEnvironmentId(domain.tenantId),
-      inboxId: null,
-      domain: domain.domain,
-      domainId: domain.id,
-    };
+    const environmentId = await this.tenants.productionEnvironmentId(domain.tenantId);
+    return { delivery: { address, tenantId: domain.tenantId, environmentId, inboxId: null, domain: domain.domain, domainId: domain.id }, expiresAt: null };
   }
 }

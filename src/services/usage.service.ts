@@ -31,19 +31,28 @@ export interface TenantView {
 /** A refused recipient is logged at most this often per tenant and node, so a sender's retry storm cannot flood the log. */
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
 const MAX_REMEMBERED_REFUSALS = 10_000;
+/** Bounds the per-process memory; forgetting a count costs one extra read. */
+const MAX_CACHED_COUNTS = 10_000;
 
 /**
  * The monthly email quota (spec 8): an email counts when it is received, in the ingest transaction
  * (so it counts exactly when it is stored), and deleting it gives nothing back. Once a tenant has
  * used its month's quota, its recipients are refused at RCPT TO with 452 4.2.2 and the activity log
  * records why (docs/access.md).
+ *
+ * RCPT TO reads a tenant's count at most once per `countCacheMs` (D35). Every ingest commit on this
+ * node refreshes it with the total its counter update returned, so this node's own mail is always
+ * counted; mail received by other nodes is seen within `countCacheMs`.
  */
 export class UsageService implements RecipientAdmission {
   private readonly lastRefusalLogged = new Map<string, number>();
+  private readonly counts = new Map<string, { month: string; used: Promise<number>; until: number }>();
+  private readonly committedTotals = new WeakMap<StoredEmail[], Array<{ tenantId: string; month: string; used: number }>>();
 
   constructor(
     private readonly repos: Repositories,
     private readonly limits: TenantLimits,
+    private readonly countCacheMs: number,
     private readonly onBackgroundError: (error: unknown) => void,
     /** MAILROOM_LIMITS: false reports (in usage()) that no quota applies; app.ts then leaves admit() out. */
     private readonly limitsEnforced = true,
@@ -81,7 +90,7 @@ export class UsageService implements RecipientAdmission {
   /** Called at RCPT TO for each recipient Mailroom serves. */
   async admit(delivery: Delivery, now = new Date()): Promise<void> {
     const month = usageMonthOf(now);
-    const [{ limits }, used] = await Promise.all([this.limits.of(delivery.tenantId), this.repos.usage.emailsIn(delivery.tenantId, month)]);
+    const [{ limits }, used] = await Promise.all([this.limits.of(delivery.tenantId), this.emailsIn(delivery.tenantId, month, now.getTime())]);
     if (used < limits.monthlyEmails) return;
     this.logRefusal(delivery, { month, used, limit: limits.monthlyEmails }, now);
     throw new RateLimitedError('EMAIL_QUOTA_EXCEEDED', "The recipient's monthly email quota is used up");
@@ -94,9 +103,35 @@ export class UsageService implements RecipientAdmission {
       inTransaction: async (repos, emails) => {
         const at = new Date();
         const month = usageMonthOf(at);
-        for (const [tenantId, count] of countByTenant(emails)) await repos.usage.addEmails(tenantId, month, count, at.toISOString());
+        const totals = [];
+        for (const [tenantId, count] of countByTenant(emails)) totals.push({ tenantId, month, used: await repos.usage.addEmails(tenantId, month, count, at.toISOString()) });
+        this.committedTotals.set(emails, totals);
+      },
+      afterCommit: (emails) => {
+        const now = Date.now();
+        for (const { tenantId, month, used } of this.committedTotals.get(emails) ?? []) this.remember(tenantId, month, Promise.resolve(used), now);
       },
     };
+  }
+
+  /** The tenant's emails this month, read again once the remembered count is `countCacheMs` old. */
+  private emailsIn(tenantId: string, month: string, now: number): Promise<number> {
+    const cached = this.counts.get(tenantId);
+    if (cached !== undefined && cached.month === month && cached.until > now) return cached.used;
+    const used = this.repos.usage.emailsIn(tenantId, month);
+    const entry = this.remember(tenantId, month, used, now);
+    // A failed read is not remembered: the next RCPT TO tries again.
+    used.catch(() => {
+      if (this.counts.get(tenantId) === entry) this.counts.delete(tenantId);
+    });
+    return used;
+  }
+
+  private remember(tenantId: string, month: string, used: Promise<number>, now: number) {
+    if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
+    const entry = { month, used, until: now + this.countCacheMs };
+    this.counts.set(tenantId, entry);
+    return entry;
   }
 
   private logRefusal(delivery: Delivery, quota: { month: string; used: number; limit: number }, now: Date): void {

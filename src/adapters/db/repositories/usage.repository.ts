@@ -5,15 +5,20 @@ import type { Database } from '../schema.js';
 export class UsageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** One statement on both dialects (INSERT … ON CONFLICT), so concurrent ingests never lose a count. */
-  async addEmails(tenantId: string, month: string, count: number, at: string): Promise<void> {
-    await this.db
+  /**
+   * One statement on both dialects (INSERT … ON CONFLICT), so concurrent ingests never lose a count;
+   * returns the month's total after it, which the quota check at RCPT TO reuses instead of a read.
+   */
+  async addEmails(tenantId: string, month: string, count: number, at: string): Promise<number> {
+    const row = await this.db
       .insertInto('usage_counters')
       .values({ tenant_id: tenantId, month, emails: count, updated_at: at })
       .onConflict((oc) =>
         oc.columns(['tenant_id', 'month']).doUpdateSet({ emails: sql<number>`usage_counters.emails + excluded.emails`, updated_at: at }),
       )
-      .execute();
+      .returning('emails')
+      .executeTakeFirstOrThrow();
+    return Number(row.emails);
   }
 
   async emailsIn(tenantId: string, month: string): Promise<number> {
