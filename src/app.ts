@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { SMTPServer } from 'smtp-server';
 import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
@@ -12,9 +13,6 @@ import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-b
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
 import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
 import { CloudflareDnsProvider } from './adapters/dns/cloudflare.dns-provider.js';
-import { MailauthAuthenticator } from './adapters/mail/mailauth.authenticator.js';
-import { PostalMimeParser } from './adapters/mail/postal.mime-parser.js';
-import { InlineMessageAnalyzer } from './adapters/mail/inline.message-analyzer.js';
 import { WorkerPoolMessageAnalyzer } from './adapters/mail/worker-pool.message-analyzer.js';
 import { loadTlsMaterial } from './adapters/tls/certificate.js';
 import { createLogger, type Logger } from './logger.js';
@@ -26,6 +24,7 @@ import type { EventBus } from './ports/event-bus.js';
 import type { MailAuthenticator } from './ports/mail-authenticator.js';
 import type { MimeParser } from './ports/mime-parser.js';
 import type { MessageAnalyzer } from './ports/message-analyzer.js';
+import type { OutboundMail } from './ports/outbound-mail.js';
 import { ActivityLogService } from './services/activity-log.service.js';
 import { NodeHttpSender } from './adapters/http/node.http-sender.js';
 import { NodeLinkProber } from './adapters/http/node.link-prober.js';
@@ -64,14 +63,12 @@ import { ApiKeyService } from './services/api-key.service.js';
 import { EnvironmentService } from './services/environment.service.js';
 import { TenantLimits } from './services/tenant-limits.js';
 import { UsageService } from './services/usage.service.js';
-import { connectRedis } from './adapters/events/redis.event-bus.js';
 import { MemoryFailureCounter } from './adapters/events/memory.failure-counter.js';
 import { RedisFailureCounter } from './adapters/events/redis.failure-counter.js';
 import type { FailureCounter } from './ports/failure-counter.js';
 import { loadSessionSecret } from './adapters/secrets/session-secret.js';
 import { AccountService, DEFAULT_ACCOUNT_SETTINGS } from './services/account.service.js';
 import { AccountLinkService, DEFAULT_ACCOUNT_LINK_SETTINGS } from './services/account-link.service.js';
-import { SmtpRelayOutboundMail } from './adapters/mail/smtp-relay.outbound-mail.js';
 import { createPeriodicTask } from './workers/periodic-task.js';
 import { TenantBlobStores, type OpenCustomStore } from './services/tenant-blob-stores.js';
 import { CustomStorageService } from './services/custom-storage.service.js';
@@ -174,6 +171,42 @@ function warnIfFewDescriptors(config: AppConfig, logger: Logger): void {
   );
 }
 
+/**
+ * Messages are analysed on worker threads; inline when MAILROOM_INGEST_WORKERS is 0, or when a test
+ * injects a parser, authenticator or resolver (those cannot cross into a worker). The inline
+ * adapters' libraries (mailauth, postal-mime) load only then: the main thread never runs them
+ * otherwise, and they are some 10 MB of its heap (docs/decisions.md D34).
+ */
+async function createAnalyzer(config: AppConfig, overrides: AppOverrides, resolver: DnsResolve, onWorkerError: (error: unknown) => void): Promise<MessageAnalyzer> {
+  const authDeadlineMs = config.dns.timeoutMs * 3;
+  const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
+  if (config.ingestWorkers > 0 && injected === undefined) {
+    return new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs, extraction: config.extraction }, onWorkerError);
+  }
+  const [{ InlineMessageAnalyzer }, { PostalMimeParser }, { MailauthAuthenticator }] = await Promise.all([
+    import('./adapters/mail/inline.message-analyzer.js'),
+    import('./adapters/mail/postal.mime-parser.js'),
+    import('./adapters/mail/mailauth.authenticator.js'),
+  ]);
+  const parser = overrides.parser ?? new PostalMimeParser();
+  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
+  return new InlineMessageAnalyzer(parser, authenticator, config.extraction);
+}
+
+/** The rate limiter's and login throttles' Redis, in distributed mode only; ioredis loads then (D34). */
+async function connectRateLimitRedis(config: AppConfig): Promise<Redis | undefined> {
+  if (config.redisUrl === undefined) return undefined;
+  const { connectRedis } = await import('./adapters/events/redis.event-bus.js');
+  return connectRedis(config.redisUrl);
+}
+
+/** Sign-up and reset mail through MAILROOM_SMTP_RELAY_URL; nodemailer loads only when it is set (D34). */
+async function openOutboundMail(config: AppConfig): Promise<OutboundMail | undefined> {
+  if (config.mail.relayUrl === undefined) return undefined;
+  const { SmtpRelayOutboundMail } = await import('./adapters/mail/smtp-relay.outbound-mail.js');
+  return new SmtpRelayOutboundMail(config.mail.relayUrl, config.mail.from);
+}
+
 /** The composition root: builds every adapter and service in dependency order. Nothing listens until start(). */
 export async function createApp(config: AppConfig, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -188,7 +221,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   // SQLite has one writer and a costly commit: concurrent delivery updates commit together; ingests
   // are group-committed on both databases by IngestService's batch commit (docs/decisions.md).
   const deliveryUnitOfWork = db.dialect === 'sqlite' ? createGroupCommitUnitOfWork(db.kysely) : unitOfWork;
-  const serviceBlobs = overrides.blobs ?? openServiceBlobStore(config.storage.service);
+  const serviceBlobs = overrides.blobs ?? (await openServiceBlobStore(config.storage.service));
   // Every service reads and writes through this: it sends each key to the service store or to the
   // tenant's own bucket the key was written to (docs/storage.md).
   const resolver = overrides.resolver ?? createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
@@ -198,15 +231,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageGuard);
   const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
   const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
-  const parser = overrides.parser ?? new PostalMimeParser();
-  const authDeadlineMs = config.dns.timeoutMs * 3;
-  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
-  // An injected parser, authenticator or resolver cannot cross into a worker thread: those run inline.
-  const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
-  const analyzer: MessageAnalyzer =
-    config.ingestWorkers > 0 && injected === undefined
-      ? new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs, extraction: config.extraction }, logBackgroundError)
-      : new InlineMessageAnalyzer(parser, authenticator, config.extraction);
+  const analyzer = await createAnalyzer(config, overrides, resolver, logBackgroundError);
 
   const participants: IngestParticipant[] = [];
   const tasks: BackgroundTask[] = [];
@@ -250,14 +275,14 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     logger,
   });
   // One Redis connection for the rate limiter and the login throttles, so every node counts alike.
-  const rateLimitRedis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+  const rateLimitRedis = await connectRateLimitRedis(config);
   const failureCounter = (windowMs: number): FailureCounter =>
     rateLimitRedis === undefined ? new MemoryFailureCounter(windowMs) : new RedisFailureCounter(rateLimitRedis, config.realtime.redisPrefix, windowMs);
   const auth = new AuthService(repos, logBackgroundError);
   const emails = new EmailService(repos, blobs, events, logBackgroundError);
   const spam = new SpamCheckService(config.spam.url === undefined ? undefined : new RspamdSpamFilter(config.spam.url), config.spam, repos, blobs, events);
   const accounts = new AccountService(repos, tenants, sessionSecret, { ...DEFAULT_ACCOUNT_SETTINGS, signup: config.accounts.signup }, Date.now, failureCounter(DEFAULT_ACCOUNT_SETTINGS.throttleWindowMs));
-  const outboundMail = config.mail.relayUrl === undefined ? undefined : new SmtpRelayOutboundMail(config.mail.relayUrl, config.mail.from);
+  const outboundMail = await openOutboundMail(config);
   const accountLinks = outboundMail && new AccountLinkService(
     repos,
     accounts,

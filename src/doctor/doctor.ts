@@ -181,7 +181,7 @@ async function checkRedis(config: AppConfig): Promise<Finding | undefined> {
 async function checkBlobStore(config: AppConfig): Promise<Finding> {
   const check = `blob store (${config.storage.service.kind})`;
   try {
-    await withTimeout(openServiceBlobStore(config.storage.service).exists('doctor-probe'), 'blob store');
+    await withTimeout(openServiceBlobStore(config.storage.service).then((store) => store.exists('doctor-probe')), 'blob store');
   } catch (error) {
     return fail(check, `unreachable: ${reason(error)}`);
   }

@@ -63,7 +63,7 @@ export class CustomStorageService {
     const { target, credentials, metadataOnly } = parseStorageInput(input);
     await this.deps.guardEndpoints(target, credentials);
     try {
-      await withTimeout(probe(this.deps.openCustom(target, credentials)), PROBE_TIMEOUT_MS);
+      await withTimeout(this.deps.openCustom(target, credentials).then(probe), PROBE_TIMEOUT_MS);
     } catch (error) {
       this.deps.logger.warn({ err: error, tenantId: caller.tenantId, provider: target.provider, bucket: target.bucket }, 'custom storage probe failed');
       throw new InvalidInputError(

@@ -17,7 +17,7 @@ import type { SecretBox } from '../adapters/secrets/secret-box.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../ports/blob-store.js';
 import { servicePlacement, type BlobPlacements, type EmailBlobPlacement } from './blob-placement.js';
 
-export type OpenCustomStore = (target: StorageTarget, credentials: StorageCredentials) => BlobStore;
+export type OpenCustomStore = (target: StorageTarget, credentials: StorageCredentials) => Promise<BlobStore>;
 
 /** Bounds per-process memory; forgetting an entry costs one read (and one SDK client) again. */
 const MAX_CACHED = 1_000;
@@ -146,10 +146,10 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     const cached = this.opened.get(storageId);
     if (cached !== undefined) return cached;
     if (this.opened.size >= MAX_CACHED) this.opened.clear();
-    const opening = this.repos.storageConfigs.byId(storageId).then((sealed) => {
+    const opening = this.repos.storageConfigs.byId(storageId).then(async (sealed) => {
       if (sealed === undefined) throw new NotFoundError('BLOB_NOT_FOUND', `storage configuration ${storageId} is gone`);
       const credentials = JSON.parse(this.secrets.open(sealed.credentialsSealed, storageId)) as StorageCredentials;
-      return { storage: sealed.storage, store: this.openCustom(sealed.storage, credentials) };
+      return { storage: sealed.storage, store: await this.openCustom(sealed.storage, credentials) };
     });
     this.opened.set(storageId, opening);
     opening.catch(() => this.opened.delete(storageId));

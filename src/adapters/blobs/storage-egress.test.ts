@@ -37,7 +37,7 @@ describe('custom storage egress guard', () => {
 
   it('checks the virtual-hosted bucket host the S3 SDK builds, unless path style is forced', async () => {
     const virtual = s3({ endpoint: 'http://public.test' });
-    expect(sdkHosts(virtual.target, virtual.credentials).map((h) => h.host)).toEqual(['public.test', 'my-bucket.public.test']);
+    expect((await sdkHosts(virtual.target, virtual.credentials)).map((h) => h.host)).toEqual(['public.test', 'my-bucket.public.test']);
     await refused(guard(virtual.target, virtual.credentials), 'bucket');
     const pathStyle = s3({ endpoint: 'http://public.test', forcePathStyle: true });
     await expect(guard(pathStyle.target, pathStyle.credentials)).resolves.toBeUndefined();

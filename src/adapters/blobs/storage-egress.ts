@@ -2,7 +2,6 @@ import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP } from 'node:net';
-import { BlobServiceClient } from '@azure/storage-blob';
 import type { StorageCredentials, StorageTarget } from '../../core/custom-storage.js';
 import { isBlockedAddress } from '../../core/egress.js';
 import { InvalidInputError } from '../../core/errors.js';
@@ -46,12 +45,13 @@ export async function storageEgress(lookupAll: LookupAll): Promise<StorageEgress
 
 const forbidden = (field: string, message: string) => new InvalidInputError('STORAGE_ENDPOINT_FORBIDDEN', message, { field });
 
-/** The Azure SDK's own reading of a connection string: the blob service URL it will call. */
-function azureServiceUrl(connectionString: string): string {
+/** The Azure SDK's own reading of a connection string: the blob service URL it will call. The SDK loads only here (D34). */
+async function azureServiceUrl(connectionString: string): Promise<string> {
   // Development storage means the emulator on loopback, or a proxy of the caller's choosing.
   if (/(^|;)\s*(UseDevelopmentStorage|DevelopmentStorageProxyUri)\s*=/i.test(connectionString)) {
     throw forbidden('credentials.connectionString', 'development-storage settings (UseDevelopmentStorage, DevelopmentStorageProxyUri) are not accepted');
   }
+  const { BlobServiceClient } = await import('@azure/storage-blob');
   try {
     return BlobServiceClient.fromConnectionString(connectionString).url;
   } catch {
@@ -62,9 +62,9 @@ function azureServiceUrl(connectionString: string): string {
 const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
 /** Every host the SDK will connect to that the customer chose, with the request field it came from. */
-export function sdkHosts(target: StorageTarget, credentials: StorageCredentials): Array<{ host: string; field: string }> {
+export async function sdkHosts(target: StorageTarget, credentials: StorageCredentials): Promise<Array<{ host: string; field: string }>> {
   if (credentials.provider === 'AZURE_BLOB') {
-    if ('connectionString' in credentials) return [{ host: hostOf(azureServiceUrl(credentials.connectionString)), field: 'credentials.connectionString' }];
+    if ('connectionString' in credentials) return [{ host: hostOf(await azureServiceUrl(credentials.connectionString)), field: 'credentials.connectionString' }];
     return [{ host: hostOf(target.endpoint ?? `https://${credentials.accountName}.blob.core.windows.net`), field: target.endpoint ? 'endpoint' : 'credentials.accountName' }];
   }
   if (target.endpoint === null) return [];
@@ -83,7 +83,7 @@ export function storageEndpointGuard(lookupAll: LookupAll) {
   const resolveAll = (host: string) =>
     new Promise<LookupAddress[]>((resolve) => lookupAll(host, { all: true }, (error, addresses) => resolve(error ? [] : addresses)));
   return async (target: StorageTarget, credentials: StorageCredentials): Promise<void> => {
-    for (const { host, field } of sdkHosts(target, credentials)) {
+    for (const { host, field } of await sdkHosts(target, credentials)) {
       const addresses = isIP(host) === 0 ? await resolveAll(host) : [{ address: host, family: isIP(host) }];
       if (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address))) {
         throw forbidden(field, `storage host ${host} does not resolve to a public address`);

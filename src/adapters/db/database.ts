@@ -1,9 +1,10 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
 import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../../config/config.js';
 import * as m0001 from './migrations/0001-core.js';
 import * as m0002 from './migrations/0002-inboxes.js';
@@ -61,13 +62,16 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0023-account-tokens': m0023,
 };
 
-// Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+// Each driver is required only by the dialect that uses it: a process never needs both (D34).
+const require = createRequire(import.meta.url);
 
 /** `onBackgroundError`: failures of the SQLite checkpointer thread (default: a process warning). */
 export function createDatabase(config: DatabaseConfig, onBackgroundError: (error: unknown) => void = (error) => process.emitWarning(error as Error)): Db {
   if (config.dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const { Pool, types } = require('pg') as typeof pg;
+    // Both drivers return 64-bit integers (count(*), bigserial) as strings to avoid precision loss; ours stay far below 2^53.
+    types.setTypeParser(types.builtins.INT8, (value: string) => Number(value));
+    const pool = new Pool({ connectionString: config.url, max: 10 });
     // An idle connection that dies (server restart, admin termination, or the server closing it while
     // pool.end() is still tearing it down) is dropped by the pool and reported as an 'error' event;
     // unheard, Node treats that event as fatal. The next query simply opens a new connection.
@@ -78,7 +82,8 @@ export function createDatabase(config: DatabaseConfig, onBackgroundError: (error
   mkdirSync(dirname(config.path), { recursive: true, mode: 0o700 });
   // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
   closeSync(openSync(config.path, 'a', 0o600));
-  const sqlite = new SqliteDatabase(config.path);
+  const Sqlite = require('better-sqlite3') as typeof SqliteDatabase;
+  const sqlite = new Sqlite(config.path);
   // WAL lets readers run beside the single writer; synchronous=NORMAL in WAL mode is durable across
   // process crashes (the WAL is fsynced at checkpoints); FULL would fsync every commit.
   sqlite.pragma('journal_mode = WAL');

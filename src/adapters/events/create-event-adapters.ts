@@ -3,8 +3,6 @@ import type { ConnectionGroups } from '../../ports/connection-groups.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import { MemoryConnectionGroups } from './memory.connection-groups.js';
 import { MemoryEventBus } from './memory.event-bus.js';
-import { RedisConnectionGroups } from './redis.connection-groups.js';
-import { RedisEventBus } from './redis.event-bus.js';
 
 export interface EventAdapters {
   events: EventBus;
@@ -24,6 +22,8 @@ export async function createEventAdapters(config: AppConfig, onHandlerError: (er
   if (config.redisUrl === undefined || override !== undefined) {
     return { events: override ?? new MemoryEventBus(onHandlerError), connectionGroups: new MemoryConnectionGroups() };
   }
+  // ioredis loads only here, in distributed mode (docs/decisions.md D34).
+  const [{ RedisEventBus }, { RedisConnectionGroups }] = await Promise.all([import('./redis.event-bus.js'), import('./redis.connection-groups.js')]);
   const [events, connectionGroups] = await Promise.all([
     RedisEventBus.connect(config.redisUrl, redisPrefix, onHandlerError),
     RedisConnectionGroups.connect(config.redisUrl, redisPrefix, presenceTtlMs(heartbeatMs)),

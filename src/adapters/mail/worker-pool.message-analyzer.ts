@@ -5,6 +5,14 @@ import { InvalidInputError, UnavailableError } from '../../core/errors.js';
 import type { AnalysisInput, MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
 import type { AnalyzeRequest, AnalyzeResponse, AnalyzerWorkerConfig } from './analyzer-protocol.js';
 
+/**
+ * Each worker's young generation: 8 MB of new space (two 4 MB semi-spaces) instead of V8's 32 MB.
+ * An analysis allocates some 400 KB and keeps almost none of it, so a smaller nursery only means
+ * more scavenges: 24 MB less RSS per worker for about 5% more CPU on the worker thread, none on
+ * the main one (docs/decisions.md D34).
+ */
+const YOUNG_GENERATION_MB = 12;
+
 interface Pending {
   resolve(analysis: MessageAnalysis): void;
   reject(error: Error): void;
@@ -69,7 +77,7 @@ export class WorkerPoolMessageAnalyzer implements MessageAnalyzer {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.entry, { workerData: this.config });
+    const worker = new Worker(this.entry, { workerData: this.config, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, pending: new Map(), ready: false };
     worker.unref();
     worker.on('message', (response: AnalyzeResponse) => this.settle(slot, response));

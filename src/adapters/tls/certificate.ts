@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import type { AppConfig } from '../../config/config.js';
 import { ConfigError } from '../../config/config.js';
 
@@ -34,6 +33,8 @@ export async function loadTlsMaterial(config: AppConfig): Promise<TlsMaterial> {
   const existing = await readPair(certPath, keyPath);
   if (existing !== undefined) return existing;
   const hosts = [...new Set(['localhost', config.mailDomain, config.mxHost])];
+  // Loaded only to make the certificate, once per data dir: the X.509 libraries are some 7 MB of heap (D34).
+  const { generate } = await import('selfsigned');
   const generated = await generate([{ name: 'commonName', value: config.mxHost }], {
     algorithm: 'sha256',
     keySize: 2048,

@@ -1,10 +1,8 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MailroomClient } from '../../client/index.js';
 import { errorResponses } from '../http/schemas/common.js';
 import { callerHeaders, injectFetch } from './inject-fetch.js';
-import { createMcpServer } from './server.js';
 
 /** The in-process client's address is never dialled: injectFetch routes by path only. */
 const IN_PROCESS_URL = 'https://mailroom.in-process';
@@ -14,10 +12,21 @@ const JsonRpcBody = Type.Union([Type.Object({}, { additionalProperties: true }),
 });
 
 /**
+ * The MCP SDK and zod (some 10 MB of heap) load on the first MCP request, not with every server:
+ * most nodes never get one.
+ */
+async function importMcp() {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./server.js')]);
+  return { StreamableHTTPServerTransport, createMcpServer };
+}
+let mcp: ReturnType<typeof importMcp> | undefined;
+
+/**
  * Stateless streamable HTTP: each request gets its own MCP server whose tools call this API as the
  * caller (same key, same scoping). GET and DELETE answer 405, as the protocol allows without sessions.
  */
 async function handle(api: FastifyInstance, version: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { StreamableHTTPServerTransport, createMcpServer } = await (mcp ??= importMcp());
   const client = new MailroomClient({ baseUrl: IN_PROCESS_URL, apiKey: '', fetch: injectFetch(api, callerHeaders(request.headers)) });
   const server = createMcpServer(client, version);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
