@@ -10,7 +10,7 @@ import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open
 import { lookupVia, storageEgress, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
-import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
+import { createCachingNodeDnsResolver, createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
 import { CloudflareDnsProvider } from './adapters/dns/cloudflare.dns-provider.js';
 import { MailauthAuthenticator } from './adapters/mail/mailauth.authenticator.js';
 import { PostalMimeParser } from './adapters/mail/postal.mime-parser.js';
@@ -223,7 +223,10 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
   const parser = overrides.parser ?? new PostalMimeParser();
   const authDeadlineMs = config.dns.timeoutMs * 3;
-  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
+  // Message checks ask the same names again and again, so their answers are cached; an injected
+  // resolver answers as its test says.
+  const authResolver = overrides.resolver ?? createCachingNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
+  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(authResolver, config.mxHost, authDeadlineMs);
   // An injected parser, authenticator or resolver cannot cross into a worker thread: those run inline.
   const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
   const analyzer: MessageAnalyzer =
