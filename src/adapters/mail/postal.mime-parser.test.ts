@@ -3,12 +3,21 @@ import { MIME_CORPUS } from '../../../test/fixtures/mime-corpus.js';
 import { installBufferBlob } from './buffer-blob.js';
 import { PostalMimeParser } from './postal.mime-parser.js';
 
-/** The bytes as the SMTP reader hands them to a worker: a Buffer filling a SharedArrayBuffer whole. */
+/** The bytes as the SMTP reader hands them to a worker: in a growable SharedArrayBuffer. */
 function inSharedMemory(raw: string): Buffer {
   const bytes = Buffer.from(raw, 'latin1');
-  const shared = Buffer.from(new SharedArrayBuffer(bytes.byteLength));
+  const memory = new (SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => SharedArrayBuffer)(bytes.byteLength, { maxByteLength: 1 << 20 });
+  const shared = Buffer.from(memory, 0, bytes.byteLength);
   bytes.copy(shared);
   return shared;
+}
+
+/** The bytes as the analyzer copies them for itself: a Buffer filling its ArrayBuffer whole. */
+function owned(raw: string): Buffer {
+  const bytes = Buffer.from(raw, 'latin1');
+  const own = Buffer.allocUnsafeSlow(bytes.byteLength);
+  bytes.copy(own);
+  return own;
 }
 
 describe('PostalMimeParser', () => {
@@ -17,7 +26,7 @@ describe('PostalMimeParser', () => {
     globalThis.Blob = nodeBlob;
   });
 
-  it('parses shared memory with the workers\' BufferBlob exactly as a plain Buffer with Node\'s Blob', async () => {
+  it('parses with the workers\' BufferBlob, from a whole buffer or from shared memory, exactly as with Node\'s Blob', async () => {
     const parser = new PostalMimeParser();
     const messages = [
       ...MIME_CORPUS.map((message) => message.raw),
@@ -26,6 +35,9 @@ describe('PostalMimeParser', () => {
     const onMainThread = [];
     for (const raw of messages) onMainThread.push(await parser.parse(Buffer.from(raw, 'latin1')));
     installBufferBlob();
-    for (const [i, raw] of messages.entries()) expect(await parser.parse(inSharedMemory(raw))).toEqual(onMainThread[i]);
+    for (const [i, raw] of messages.entries()) {
+      expect(await parser.parse(owned(raw))).toEqual(onMainThread[i]);
+      expect(await parser.parse(inSharedMemory(raw))).toEqual(onMainThread[i]);
+    }
   });
 });

@@ -40,11 +40,12 @@ export const MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
  * postal-mime copies a view's bytes out of their buffer before parsing (it reads but never writes
- * them). When the message fills its buffer whole, as the SMTP reader's shared memory and a spool file
- * read do, the buffer itself is handed over and that copy is saved.
+ * them). When the message fills its buffer whole, as the analyzer's own copy and a spool file read
+ * do, the buffer itself is handed over and that copy is saved. Never a SharedArrayBuffer: see
+ * `unshared` in inline.message-analyzer.ts.
  */
 function parserInput(raw: Buffer): ArrayBuffer | Buffer {
-  return raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? (raw.buffer as ArrayBuffer) : raw;
+  return raw.buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw.buffer : raw;
 }
 
 /** postal-mime with the windows-1252 repair (stack notes §1a) and text derived from HTML when missing. */
