@@ -11,7 +11,7 @@ import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open
 import { lookupVia, storageEgress, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
-import { createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
+import { createCachingNodeDnsResolver, createNodeDnsResolver } from './adapters/dns/node.dns-resolver.js';
 import { CloudflareDnsProvider } from './adapters/dns/cloudflare.dns-provider.js';
 import { WorkerPoolMessageAnalyzer } from './adapters/mail/worker-pool.message-analyzer.js';
 import { loadTlsMaterial } from './adapters/tls/certificate.js';
@@ -177,7 +177,7 @@ function warnIfFewDescriptors(config: AppConfig, logger: Logger): void {
  * adapters' libraries (mailauth, postal-mime) load only then: the main thread never runs them
  * otherwise, and they are some 10 MB of its heap (docs/decisions.md D34).
  */
-async function createAnalyzer(config: AppConfig, overrides: AppOverrides, resolver: DnsResolve, onWorkerError: (error: unknown) => void): Promise<MessageAnalyzer> {
+async function createAnalyzer(config: AppConfig, overrides: AppOverrides, onWorkerError: (error: unknown) => void): Promise<MessageAnalyzer> {
   const authDeadlineMs = config.dns.timeoutMs * 3;
   const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
   if (config.ingestWorkers > 0 && injected === undefined) {
@@ -189,7 +189,10 @@ async function createAnalyzer(config: AppConfig, overrides: AppOverrides, resolv
     import('./adapters/mail/mailauth.authenticator.js'),
   ]);
   const parser = overrides.parser ?? new PostalMimeParser();
-  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(resolver, config.mxHost, authDeadlineMs);
+  // Message checks ask the same names again and again, so their answers are cached; an injected
+  // resolver answers as its test says.
+  const authResolver = overrides.resolver ?? createCachingNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
+  const authenticator = overrides.authenticator ?? new MailauthAuthenticator(authResolver, config.mxHost, authDeadlineMs);
   return new InlineMessageAnalyzer(parser, authenticator, config.extraction);
 }
 
@@ -231,7 +234,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageGuard);
   const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
   const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
-  const analyzer = await createAnalyzer(config, overrides, resolver, logBackgroundError);
+  const analyzer = await createAnalyzer(config, overrides, logBackgroundError);
 
   const participants: IngestParticipant[] = [];
   const tasks: BackgroundTask[] = [];

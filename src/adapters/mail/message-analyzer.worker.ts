@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { InvalidInputError } from '../../core/errors.js';
-import { createNodeDnsResolver } from '../dns/node.dns-resolver.js';
+import { createCachingNodeDnsResolver } from '../dns/node.dns-resolver.js';
 import type { AnalyzeRequest, AnalyzeResponse, AnalyzerWorkerConfig } from './analyzer-protocol.js';
 import { transferablesOf } from './analyzer-protocol.js';
 import { installBufferBlob } from './buffer-blob.js';
@@ -20,7 +20,7 @@ if (port === null) throw new Error('message-analyzer.worker must run as a worker
 
 const analyzer = new InlineMessageAnalyzer(
   new PostalMimeParser(),
-  new MailauthAuthenticator(createNodeDnsResolver(config.dns.servers, config.dns.timeoutMs), config.mxHost, config.authDeadlineMs),
+  new MailauthAuthenticator(createCachingNodeDnsResolver(config.dns.servers, config.dns.timeoutMs), config.mxHost, config.authDeadlineMs),
   config.extraction,
 );
 

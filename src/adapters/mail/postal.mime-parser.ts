@@ -38,10 +38,20 @@ function attachment(part: Attachment, index: number): ParsedAttachment {
  */
 export const MAX_HEADER_BYTES = 1024 * 1024;
 
+/**
+ * postal-mime copies a view's bytes out of their buffer before parsing (it reads but never writes
+ * them). When the message fills its buffer whole, as the analyzer's own copy and a spool file read
+ * do, the buffer itself is handed over and that copy is saved. Never a SharedArrayBuffer: see
+ * `unshared` in inline.message-analyzer.ts.
+ */
+function parserInput(raw: Buffer): ArrayBuffer | Buffer {
+  return raw.buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw.buffer : raw;
+}
+
 /** postal-mime with the windows-1252 repair (stack notes §1a) and text derived from HTML when missing. */
 export class PostalMimeParser implements MimeParser {
   async parse(raw: Buffer): Promise<ParsedMessage> {
-    const email = await PostalMime.parse(raw, { attachmentEncoding: 'arraybuffer', maxHeadersSize: MAX_HEADER_BYTES });
+    const email = await PostalMime.parse(parserInput(raw), { attachmentEncoding: 'arraybuffer', maxHeadersSize: MAX_HEADER_BYTES });
     const headers: Record<string, string> = {};
     for (const header of email.headers) {
       headers[header.key] = header.key in headers ? `${headers[header.key]}\n${header.value}` : header.value;
