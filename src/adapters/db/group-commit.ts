@@ -90,6 +90,12 @@ interface PendingItem<I> {
   reject(error: unknown): void;
 }
 
+export interface BatchCommitOptions {
+  windowMs?: number;
+  /** Told of every committed batch: its items and its transaction's seconds (the ingest commit metrics). */
+  onCommit?: (items: number, seconds: number) => void;
+}
+
 /**
  * Group commit for work that merges: concurrent callers' items are written by ONE call of `write`
  * over all of them (multi-row inserts, one lock round, one COMMIT), on SQLite and PostgreSQL alike.
@@ -103,15 +109,18 @@ export function createBatchCommit<I, R>(
   db: Kysely<Database>,
   write: (repos: Repositories, items: I[]) => Promise<R>,
   afterCommit: (result: R) => void,
-  windowMs = DEFAULT_WINDOW_MS,
+  options: BatchCommitOptions = {},
 ): (item: I) => Promise<void> {
+  const { windowMs = DEFAULT_WINDOW_MS, onCommit } = options;
   let queue: PendingItem<I>[] = [];
   let scheduled = false;
 
   const commit = async (batch: PendingItem<I>[]): Promise<void> => {
     let result: R;
     try {
+      const started = performance.now();
       result = await db.transaction().execute((trx) => write(createRepositories(trx), batch.map((pending) => pending.item)));
+      onCommit?.(batch.length, (performance.now() - started) / 1000);
     } catch (error) {
       if (batch.length === 1) (batch[0] as PendingItem<I>).reject(error);
       else for (const pending of batch) await commit([pending]);
