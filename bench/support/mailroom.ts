@@ -31,6 +31,7 @@ export interface MailroomInstance {
   server: ChildServer;
   smtpPort: number;
   inboxAddress: string;
+  inboxId: string;
   /** The bench tenant's API key and the API base (https://127.0.0.1:<port>/api/v1; self-signed certificate). */
   apiKey: string;
   apiUrl: string;
@@ -148,11 +149,12 @@ async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<
   const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' }).catch(async (error: unknown) => {
     await server.stop();
     throw error;
-  })) as { address: string };
+  })) as { id: string; address: string };
   return {
     server,
     smtpPort,
     inboxAddress: inbox.address,
+    inboxId: inbox.id,
     apiKey,
     apiUrl: api,
     async countEmails() {

@@ -101,6 +101,8 @@ interface PendingRows {
  */
 export class IngestService {
   private readonly commitRows: (rows: PendingRows) => Promise<void>;
+  /** Ingests past the end of DATA whose rows are not queued for a commit yet: while there are none, a batch does not wait. */
+  private onTheirWay = 0;
 
   constructor(
     private readonly analyzer: MessageAnalyzer,
@@ -119,11 +121,27 @@ export class IngestService {
     this.commitRows = batchCommit(
       (repos, batch: PendingRows[]) => this.writeRows(repos, batch),
       (stored) => this.afterCommit(stored),
+      () => this.onTheirWay,
     );
   }
 
   async ingest(message: IncomingMessage): Promise<{ id: string; timings: IngestTimings }> {
     if (message.deliveries.length === 0) throw new InvalidInputError('NO_RECIPIENTS', 'No valid recipients');
+    this.onTheirWay += 1;
+    let counted = true;
+    const queued = () => {
+      if (counted) this.onTheirWay -= 1;
+      counted = false;
+    };
+    try {
+      return await this.analyseAndStore(message, queued);
+    } finally {
+      queued();
+    }
+  }
+
+  /** `queued` is called once the rows wait for their commit. */
+  private async analyseAndStore(message: IncomingMessage, queued: () => void): Promise<{ id: string; timings: IngestTimings }> {
     const started = performance.now();
     const [{ parsed, auth, extracted, extractionSkipped }, spam] = await Promise.all([
       this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
@@ -143,7 +161,7 @@ export class IngestService {
       }),
     );
     const stored = writes.map(toStoredEmail);
-    const { blobsDone, rowsDone } = await this.store(writes, stored);
+    const { blobsDone, rowsDone } = await this.store(writes, stored, queued);
     this.publish(writes);
     const seconds = (from: number, to: number) => (to - from) / 1000;
     return { id: baseEmailId, timings: { analysis: seconds(started, analysed), blobs: seconds(analysed, blobsDone), rows: seconds(blobsDone, rowsDone) } };
@@ -277,7 +295,7 @@ export class IngestService {
   }
 
   /** Blobs first, then the rows; returns when (performance.now()) each was done. */
-  private async store(writes: TenantWrite[], stored: StoredEmail[]): Promise<{ blobsDone: number; rowsDone: number }> {
+  private async store(writes: TenantWrite[], stored: StoredEmail[], queued: () => void): Promise<{ blobsDone: number; rowsDone: number }> {
     const written: string[] = [];
     try {
       // allSettled, not all: cleanup below must not race a put that is still in flight.
@@ -285,6 +303,7 @@ export class IngestService {
       const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
       const blobsDone = performance.now();
+      queued();
       await this.commitRows({ writes, stored });
       return { blobsDone, rowsDone: performance.now() };
     } catch (error) {
