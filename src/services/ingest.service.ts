@@ -80,7 +80,7 @@ function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
 export interface IngestTimings {
   /** Parse, SPF/DKIM/DMARC and extraction (and the spam check beside them), waiting for a worker included. */
   analysis: number;
-  /** The EML and attachments written and fsynced. */
+  /** The rows prepared, the EML and attachments written and fsynced. */
   blobs: number;
   /** Waiting for the group commit that holds the rows, and its transaction. */
   rows: number;
