@@ -4,7 +4,8 @@
  * stops the server so the profiles are written, and prints for each thread its busy share of the
  * timed run and the top modules and functions by self time. Only samples taken between the first
  * and last message of the timed run count (profiles and process.hrtime share the monotonic clock).
- * See bench/README.md.
+ * Then it prints where a message's time goes, from the server's own stage histograms (/metrics);
+ * `--no-cpu-prof` prints only that, without the profiler's overhead. See bench/README.md.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } fro
 import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import { printSummary, summariseProfiles } from './support/cpu-profile.js';
+import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -21,8 +23,10 @@ const { values: options } = parseArgs({
     mode: { type: 'string', default: 'persistent' },
     database: { type: 'string', default: 'sqlite' },
     top: { type: 'string', default: '15' },
+    'no-cpu-prof': { type: 'boolean', default: false },
   },
 });
+const PROFILE = !options['no-cpu-prof'];
 const MESSAGES = Number(options.messages);
 const BUILD = options.from as MailroomBuild;
 if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
@@ -42,7 +46,7 @@ async function main(): Promise<void> {
       postgresUrl: options.database === 'postgres' ? POSTGRES_URL : undefined,
       build: BUILD,
       env: options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers },
-      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     const send = (messages: number, persistent: boolean) =>
       runSmtpSource({
@@ -58,18 +62,22 @@ async function main(): Promise<void> {
     let cpuMs;
     try {
       if (Number(options.warmup) > 0) await send(Number(options.warmup), true);
+      const metricsBefore = parseMetrics(await instance.metrics());
       const cpuBefore = instance.server.cpuSeconds();
       const startUs = nowUs();
       const seconds = await send(MESSAGES, options.mode === 'persistent');
       timed = { startUs, endUs: nowUs() };
       cpuMs = ((instance.server.cpuSeconds() - cpuBefore) * 1000) / MESSAGES;
+      const metricsAfter = parseMetrics(await instance.metrics());
       console.log(
-        `${options.database}, ${options.mode}: ${MESSAGES} messages in ${seconds.toFixed(1)} s (${(MESSAGES / seconds).toFixed(0)} msg/s under the profiler), ` +
+        `${options.database}, ${options.mode}: ${MESSAGES} messages in ${seconds.toFixed(1)} s (${(MESSAGES / seconds).toFixed(0)} msg/s${PROFILE ? ' under the profiler' : ''}), ` +
           `${cpuMs.toFixed(2)} CPU ms/msg (all threads, /proc), peak RSS ${instance.server.peakRssMb()} MB`,
       );
+      printIngestStages(metricsBefore, metricsAfter, (Number(options.sessions) * seconds * 1000) / MESSAGES);
     } finally {
       await instance.stop();
     }
+    if (!PROFILE) return;
     const summaries = await summariseProfiles(profileDir, timed, Number(options.top));
     for (const summary of summaries) printSummary(summary, MESSAGES);
     const busy = summaries.map((s) => `${s.thread} ${(s.busy * 100).toFixed(0)}%`).join(', ');

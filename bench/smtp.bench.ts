@@ -11,6 +11,7 @@ import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
+import { idleLatency, type IdleLatency } from './support/idle-latency.js';
 import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspamd.js';
 
 const { values: options } = parseArgs({
@@ -25,6 +26,8 @@ const BODY_BYTES = Number(options.size);
 const WARMUP = Number(options.warmup);
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 const BUILD = options.from as MailroomBuild;
+const IDLE_SAMPLES = 50;
+const IDLE_WARMUP = 5;
 
 interface Row {
   target: string;
@@ -35,6 +38,8 @@ interface Row {
   peakRssMb: number;
   accepted: number;
   expected: number;
+  /** Measured after the warm-up of a Mailroom's persistent run. */
+  idle?: IdleLatency;
 }
 
 async function measure(name: string, mode: Row['mode'], start: () => Promise<BenchTarget>): Promise<Row> {
@@ -44,13 +49,15 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
     const send = (messages: number, persistent: boolean) =>
       runSmtpSource({ port: target.port, to: target.to, from: BENCH_SENDER, messages, sessions: SESSIONS, bodyBytes: BODY_BYTES, persistent });
     if (WARMUP > 0) await send(WARMUP, true);
+    const idle = mode === 'persistent' ? await target.idleLatency?.() : undefined;
     const cpuBefore = target.process.cpuSeconds();
     const seconds = await send(MESSAGES, mode === 'persistent');
     const cpuMs = ((target.process.cpuSeconds() - cpuBefore) * 1000) / MESSAGES;
     const peakRssMb = target.process.peakRssMb();
     stopped = true;
     const accepted = await target.stop();
-    const row = { target: name, mode, rate: MESSAGES / seconds, cpuMs, peakRssMb, accepted, expected: WARMUP + MESSAGES };
+    const expected = WARMUP + MESSAGES + (idle === undefined ? 0 : IDLE_SAMPLES + IDLE_WARMUP);
+    const row = { target: name, mode, rate: MESSAGES / seconds, cpuMs, peakRssMb, accepted, expected, idle };
     console.log(
       `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${cpuMs.toFixed(2)} CPU ms/msg  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}`,
     );
@@ -108,6 +115,64 @@ function printSpamCost(rows: Row[]): void {
   }
 }
 
+/** One target's line: what was measured and whether it meets the target (undefined: not measured in this run). */
+interface Verdict {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+const NOT_MEASURED = { measured: '-', met: undefined };
+
+/** Issue 15's targets, one line each: measured value and MET / NOT MET (or not measured in this run). */
+function printTargets(rows: Row[]): void {
+  const row = (target: string, mode: Row['mode']) => rows.find((r) => r.target === target && r.mode === mode);
+  const sqlite = { persistent: row('mailroom sqlite', 'persistent'), perMessage: row('mailroom sqlite', 'per-message') };
+  const postgres = { persistent: row('mailroom postgres', 'persistent'), perMessage: row('mailroom postgres', 'per-message') };
+  const rate = (r: Row | undefined, min: number) => (r === undefined ? NOT_MEASURED : { measured: `${r.rate.toFixed(0)} msg/s`, met: r.rate >= min });
+  const cpu = (max: number, ...runs: Array<Row | undefined>) => {
+    const measured = runs.filter((r): r is Row => r !== undefined);
+    if (measured.length === 0) return NOT_MEASURED;
+    return { measured: measured.map((r) => `${r.cpuMs.toFixed(2)} (${r.mode})`).join(', '), met: measured.every((r) => r.cpuMs <= max) };
+  };
+  const share = (pg: Row | undefined, lite: Row | undefined) =>
+    pg === undefined || lite === undefined
+      ? NOT_MEASURED
+      : { measured: `${((pg.rate / lite.rate) * 100).toFixed(0)}% (${pg.rate.toFixed(0)} of ${lite.rate.toFixed(0)} msg/s)`, met: pg.rate >= 0.7 * lite.rate };
+  const sqliteRuns = [sqlite.persistent, sqlite.perMessage].filter((r): r is Row => r !== undefined);
+  const peak = Math.max(...sqliteRuns.map((r) => r.peakRssMb));
+  const idle = sqlite.persistent?.idle;
+  const lost = rows.filter((r) => r.accepted !== r.expected);
+  const verdicts: Verdict[] = [
+    { target: 'SQLite persistent >= 1,500 msg/s', ...rate(sqlite.persistent, 1500) },
+    { target: 'SQLite per-message >= 900 msg/s', ...rate(sqlite.perMessage, 900) },
+    { target: 'SQLite <= 1.0 CPU ms/msg', ...cpu(1.0, sqlite.persistent, sqlite.perMessage) },
+    { target: 'SQLite peak RSS < 200 MB', ...(sqliteRuns.length === 0 ? NOT_MEASURED : { measured: `${peak} MB`, met: peak < 200 }) },
+    { target: 'PostgreSQL persistent >= 70% of SQLite', ...share(postgres.persistent, sqlite.persistent) },
+    { target: 'PostgreSQL per-message >= 70% of SQLite', ...share(postgres.perMessage, sqlite.perMessage) },
+    { target: 'PostgreSQL <= 1.5 CPU ms/msg', ...cpu(1.5, postgres.persistent, postgres.perMessage) },
+    { target: 'stored = sent on every row', measured: lost.length === 0 ? `${rows.length} rows` : `${lost.length} rows short`, met: rows.length === 0 ? undefined : lost.length === 0 },
+    {
+      target: 'idle server: end of DATA -> 250 within 10 ms (p95)',
+      ...(idle === undefined
+        ? NOT_MEASURED
+        : { measured: `p50 ${idle.accept.p50Ms.toFixed(2)} ms, p95 ${idle.accept.p95Ms.toFixed(2)} ms, max ${idle.accept.maxMs.toFixed(2)} ms (${idle.accept.samples} samples, 10 KB)`, met: idle.accept.p95Ms <= 10 }),
+    },
+    {
+      target: 'SMTP 250 -> waiting HTTP client p50 < 1 ms',
+      ...(idle === undefined
+        ? NOT_MEASURED
+        : { measured: `p50 ${idle.wait.p50Ms.toFixed(2)} ms, p95 ${idle.wait.p95Ms.toFixed(2)} ms (idle server; bench:wait adds 10,000 idle waiters)`, met: idle.wait.p50Ms < 1 }),
+    },
+  ];
+  console.log('\nissue 15 targets (msg/s only means something on a quiet machine):');
+  const width = Math.max(...verdicts.map((v) => v.target.length));
+  for (const { target, measured, met } of verdicts) {
+    console.log(`  ${target.padEnd(width)}  ${(met === undefined ? 'not measured' : met ? 'MET' : 'NOT MET').padEnd(12)}  ${measured}`);
+  }
+  console.log(`  ${'PostgreSQL <= 1 transaction per group of emails'.padEnd(width)}  ${'see bench:cluster'.padEnd(12)}  (transactions per email from pg_stat_database)`);
+}
+
 async function main(): Promise<void> {
   prepareSmtpBench(BUILD);
   const dns = await startSenderDns();
@@ -118,6 +183,7 @@ async function main(): Promise<void> {
       port: instance.smtpPort,
       to: instance.inboxAddress,
       process: instance.server,
+      idleLatency: () => idleLatency({ ...instance, from: BENCH_SENDER }, IDLE_SAMPLES, IDLE_WARMUP),
       async stop() {
         const stored = await instance.countEmails();
         await instance.stop();
@@ -152,6 +218,7 @@ async function main(): Promise<void> {
   }
   printTable(rows, 'smtp-server (discard)');
   printSpamCost(rows);
+  printTargets(rows);
   const lost = rows.filter((r) => r.accepted !== r.expected);
   if (lost.length > 0) {
     console.error(`\nMISMATCH: ${lost.map((r) => `${r.target} ${r.mode} stored ${r.accepted} of ${r.expected}`).join('; ')}`);

@@ -11,6 +11,8 @@ import { startChildServer, type ChildServer } from './child-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE_ARGS = process.env.MAILROOM_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+/** Every bench Mailroom serves GET /metrics with this token (ingest-stages.ts reads it). */
+const METRICS_TOKEN = 'bench-metrics-token';
 
 /** Which build of Mailroom runs: `dist` (what `npm start` runs; build it first) or `src` through tsx. */
 export type MailroomBuild = 'dist' | 'src';
@@ -29,11 +31,14 @@ export interface MailroomInstance {
   server: ChildServer;
   smtpPort: number;
   inboxAddress: string;
+  inboxId: string;
   /** The bench tenant's API key and the API base (https://127.0.0.1:<port>/api/v1; self-signed certificate). */
   apiKey: string;
   apiUrl: string;
   /** Emails the API lists for the bench tenant. */
   countEmails(): Promise<number>;
+  /** GET /metrics: the Prometheus text. */
+  metrics(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -47,19 +52,24 @@ export interface MailroomOptions {
   nodeArgs?: string[];
 }
 
-function httpsJson(url: string, method: string, apiKey: string, body?: unknown): Promise<unknown> {
+function httpsText(url: string, method: string, headers: Record<string, string>, body?: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const req = request(url, { method, rejectUnauthorized: false, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method, rejectUnauthorized: false, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       res.once('end', () => {
         if ((res.statusCode ?? 500) >= 300) reject(new Error(`${method} ${url}: ${res.statusCode} ${text}`));
-        else resolvePromise(JSON.parse(text));
+        else resolvePromise(text);
       });
     });
     req.once('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
+    req.end(body);
   });
+}
+
+async function httpsJson(url: string, method: string, apiKey: string, body?: unknown): Promise<unknown> {
+  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  return JSON.parse(await httpsText(url, method, headers, body === undefined ? undefined : JSON.stringify(body)));
 }
 
 async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -129,7 +139,7 @@ export async function startMailroom(options: MailroomOptions): Promise<MailroomI
 }
 
 async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<typeof createScratchStore>>): Promise<MailroomInstance> {
-  const env: Record<string, string> = { ...store.env, MAILROOM_DNS_SERVERS: options.dnsServer, ...options.env };
+  const env: Record<string, string> = { ...store.env, MAILROOM_DNS_SERVERS: options.dnsServer, MAILROOM_METRICS_TOKEN: METRICS_TOKEN, ...options.env };
   const { stdout } = await promisify(execFile)(process.execPath, [...cli(options.build), 'tenant', 'create', '--name', 'bench', '--plan', 'pro', '--json'], {
     env: { ...process.env, ...env },
     cwd: ROOT,
@@ -139,17 +149,19 @@ async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<
   const inbox = (await httpsJson(`${api}/inboxes`, 'POST', apiKey, { prefix: 'bench' }).catch(async (error: unknown) => {
     await server.stop();
     throw error;
-  })) as { address: string };
+  })) as { id: string; address: string };
   return {
     server,
     smtpPort,
     inboxAddress: inbox.address,
+    inboxId: inbox.id,
     apiKey,
     apiUrl: api,
     async countEmails() {
       const page = (await httpsJson(`${api}/emails?perPage=1`, 'GET', apiKey)) as { totalItems: number };
       return page.totalItems;
     },
+    metrics: () => httpsText(new URL('/metrics', api).href, 'GET', { authorization: `Bearer ${METRICS_TOKEN}` }),
     async stop() {
       await server.stop();
       await store.remove();

@@ -1,4 +1,5 @@
 import type { ChildServer } from './child-server.js';
+import type { IdleLatency } from './idle-latency.js';
 
 /** One SMTP server under test, started fresh for each measurement. */
 export interface BenchTarget {
@@ -7,6 +8,8 @@ export interface BenchTarget {
   to: string;
   /** The server's process, for its peak memory and CPU time. */
   process: ChildServer;
+  /** Mailroom only: issue 15's single-message latencies on the idle server (idle-latency.ts). */
+  idleLatency?(): Promise<IdleLatency>;
   /** Stops the server and returns how many messages it holds (or accepted). */
   stop(): Promise<number>;
 }

@@ -1,6 +1,12 @@
 /** Why an SMTP message was not accepted, as a metric label: the SMTP reply code (e.g. "550", "452"). */
 export type RefusalReason = string;
 
+/**
+ * The steps of one accepted message, for the latency histogram: `recipient` is one RCPT TO's
+ * resolution; the others run between the end of DATA and the 250 (docs/operations.md).
+ */
+export type IngestStage = 'recipient' | 'analysis' | 'blobs' | 'rows';
+
 /** A number read when metrics are scraped (connections open now, jobs queued now). */
 export type GaugeSource = () => number | Promise<number>;
 
@@ -13,6 +19,10 @@ export interface Metrics {
   smtpSessionClosed(): void;
   /** An email durably stored and answered 250; `seconds` from end of DATA to the commit. */
   messageAccepted(seconds: number): void;
+  /** How long one step of an accepted message took (its share of the time to the 250). */
+  ingestStage(stage: IngestStage, seconds: number): void;
+  /** One group commit of ingests: how many messages it held and how long its transaction took. */
+  ingestCommit(messages: number, seconds: number): void;
   messageRefused(reason: RefusalReason): void;
   httpRequest(route: string, method: string, status: number, seconds: number): void;
   deliveryAttempt(outcome: string): void;

@@ -90,4 +90,39 @@ describe('group commit unit of work (SQLite)', () => {
     expect(committed).toEqual([['a'], ['c']]);
     expect(await leaseNames()).toEqual(['a', 'c']);
   });
+
+  it('starts a batch at once when nothing more is on its way, and waits the window while something is', async () => {
+    const writes: string[][] = [];
+    let onTheirWay = 0;
+    const commit = createBatchCommit(
+      db.kysely,
+      async (_repos, names: string[]) => {
+        writes.push(names);
+        return names;
+      },
+      () => undefined,
+      { windowMs: 60_000, pending: () => onTheirWay },
+    );
+    // Nothing else pending: no window (a 60 s one would time the test out).
+    await commit('alone');
+    // (its drain ends a turn later; an item queued before then would join the drain at once)
+    await new Promise((resolve) => setImmediate(resolve));
+    // One more on its way: the first waits for it, and the batch starts as soon as it arrives.
+    onTheirWay = 1;
+    const first = commit('first');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writes).toEqual([['alone']]);
+    onTheirWay = 0;
+    await Promise.all([first, commit('second')]);
+    expect(writes).toEqual([['alone'], ['first', 'second']]);
+  });
+
+  it('reports each committed batch: its size and its transaction time', async () => {
+    const batches: Array<[number, number]> = [];
+    const commit = createBatchCommit(db.kysely, async (_repos, names: string[]) => names, () => undefined, { onCommit: (items, seconds) => batches.push([items, seconds]) });
+    await Promise.all(['a', 'b', 'c'].map((name) => commit(name)));
+    expect(batches).toHaveLength(1);
+    expect(batches[0]?.[0]).toBe(3);
+    expect(batches[0]?.[1]).toBeGreaterThanOrEqual(0);
+  });
 });

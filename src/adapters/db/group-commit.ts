@@ -90,11 +90,24 @@ interface PendingItem<I> {
   reject(error: unknown): void;
 }
 
+export interface BatchCommitOptions {
+  /** The longest a batch waits for more items (default 2 ms). */
+  windowMs?: number;
+  /**
+   * How many more items are on their way (callers that will submit soon, e.g. ingests still being
+   * analysed). While none are, waiting could only add latency: the batch starts at once.
+   */
+  pending?: () => number;
+  /** Told of every committed batch: its items and its transaction's seconds (the ingest commit metrics). */
+  onCommit?: (items: number, seconds: number) => void;
+}
+
 /**
  * Group commit for work that merges: concurrent callers' items are written by ONE call of `write`
  * over all of them (multi-row inserts, one lock round, one COMMIT), on SQLite and PostgreSQL alike.
- * The first item waits `windowMs` for others; items arriving while a batch commits form the next
- * one, so at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
+ * A batch starts when nothing more is `pending`, or `windowMs` after its first item at the latest;
+ * items arriving while a batch commits form the next one, which starts as soon as that commit is
+ * done, so at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
  * what `write` returned, once per committed batch. If a batch fails, each of its items is
  * retried in a transaction of its own, so one bad item fails only its caller; every caller's promise
  * settles after the commit that holds its rows, or with the error that kept them out.
@@ -103,38 +116,53 @@ export function createBatchCommit<I, R>(
   db: Kysely<Database>,
   write: (repos: Repositories, items: I[]) => Promise<R>,
   afterCommit: (result: R) => void,
-  windowMs = DEFAULT_WINDOW_MS,
+  options: BatchCommitOptions = {},
 ): (item: I) => Promise<void> {
+  const { windowMs = DEFAULT_WINDOW_MS, pending = () => Number.POSITIVE_INFINITY, onCommit } = options;
   let queue: PendingItem<I>[] = [];
-  let scheduled = false;
+  let draining = false;
+  let window: NodeJS.Timeout | undefined;
+  let startSoon: NodeJS.Immediate | undefined;
 
   const commit = async (batch: PendingItem<I>[]): Promise<void> => {
     let result: R;
     try {
-      result = await db.transaction().execute((trx) => write(createRepositories(trx), batch.map((pending) => pending.item)));
+      const started = performance.now();
+      result = await db.transaction().execute((trx) => write(createRepositories(trx), batch.map((item) => item.item)));
+      onCommit?.(batch.length, (performance.now() - started) / 1000);
     } catch (error) {
       if (batch.length === 1) (batch[0] as PendingItem<I>).reject(error);
-      else for (const pending of batch) await commit([pending]);
+      else for (const item of batch) await commit([item]);
       return;
     }
-    for (const pending of batch) pending.resolve();
+    for (const item of batch) item.resolve();
     afterCommit(result);
   };
 
   const drain = async () => {
+    clearTimeout(window);
+    clearImmediate(startSoon);
+    window = undefined;
+    startSoon = undefined;
+    draining = true;
     while (queue.length > 0) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       await commit(batch);
     }
-    scheduled = false;
+    draining = false;
+  };
+
+  // setImmediate, not a synchronous start: items completing in the same turn of the event loop join.
+  const schedule = () => {
+    if (draining || startSoon !== undefined) return;
+    if (pending() === 0) startSoon = setImmediate(() => void drain());
+    else window ??= setTimeout(() => void drain(), windowMs);
   };
 
   return (item: I) =>
     new Promise<void>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      if (scheduled) return;
-      scheduled = true;
-      setTimeout(() => void drain(), windowMs);
+      schedule();
     });
 }

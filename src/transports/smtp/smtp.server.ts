@@ -61,8 +61,10 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
       options.metrics.messageRefused(String(TOO_MANY_RECIPIENTS.code));
       return callback(smtpError(TOO_MANY_RECIPIENTS));
     }
+    const started = performance.now();
     options.recipients.resolve(address.address).then(
       (delivery) => {
+        options.metrics.ingestStage('recipient', (performance.now() - started) / 1000);
         list.push(delivery);
         deliveries.set(session, list);
         callback();
@@ -103,7 +105,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         // A spooled message's file already starts with the trace header.
         const raw = 'spooled' in outcome ? outcome.spooled : trace === undefined ? outcome.raw : Buffer.concat([trace, outcome.raw]);
         const started = performance.now();
-        const { id } = await options.ingest.ingest({
+        const { id, timings } = await options.ingest.ingest({
           raw,
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           deliveries: deliveries.get(session) ?? [],
@@ -112,6 +114,9 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         });
         const seconds = (performance.now() - started) / 1000;
         options.metrics.messageAccepted(seconds);
+        options.metrics.ingestStage('analysis', timings.analysis);
+        options.metrics.ingestStage('blobs', timings.blobs);
+        options.metrics.ingestStage('rows', timings.rows);
         options.logger.info({ emailId: id, session: session.id, size: raw.byteLength, spooled: 'spooled' in outcome, ms: Math.round(seconds * 1000) }, 'message accepted');
         callback(null, `Message accepted <${id}>`);
       })

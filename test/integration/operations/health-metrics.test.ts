@@ -50,7 +50,7 @@ describe.each(TEST_DIALECTS)('health, readiness and metrics (%s)', (dialect) => 
     expect(wrong.status).toBe(401);
   });
 
-  it('counts SMTP sessions, accepted and refused messages, ingest latency and HTTP requests', async () => {
+  it('counts SMTP sessions, accepted and refused messages, ingest latency by stage, group commits and HTTP requests', async () => {
     await sendMail(t.smtpPort, { from: 'a@example.com', to: address, subject: 'counted', text: 'hello' });
     await expect(sendMail(t.smtpPort, { from: 'a@example.com', to: 'nobody@unknown-domain.example', subject: 'x', text: 'x' })).rejects.toThrow();
     await t.http.get('/api/v1/emails');
@@ -63,6 +63,9 @@ describe.each(TEST_DIALECTS)('health, readiness and metrics (%s)', (dialect) => 
     expect(sample(text, 'mailroom_messages_accepted_total')).toBe(1);
     expect(text).toMatch(/^mailroom_messages_refused_total\{reason="5\d\d"\} 1$/m);
     expect(sample(text, 'mailroom_ingest_duration_seconds_count')).toBe(1);
+    for (const stage of ['recipient', 'analysis', 'blobs', 'rows']) expect(sample(text, `mailroom_ingest_stage_duration_seconds_count{stage="${stage}"}`)).toBe(1);
+    expect(sample(text, 'mailroom_ingest_commit_messages_sum')).toBe(1);
+    expect(sample(text, 'mailroom_ingest_commit_duration_seconds_count')).toBe(1);
     expect(sample(text, 'mailroom_http_request_duration_seconds_count{route="/api/v1/emails",method="GET",status="200"}')).toBe(1);
     for (const gauge of ['mailroom_sse_connections', 'mailroom_imap_sessions', 'mailroom_delivery_queue_depth']) {
       expect(sample(text, gauge)).toBe(0);

@@ -67,8 +67,13 @@ export type UnitOfWork = <T>(work: (repos: Repositories) => Promise<T>) => Promi
 /**
  * Makes a group-committed writer: concurrent calls' items are written together by one `write` over
  * all of them, in one transaction; each call settles after the commit that holds its item.
+ * `pending` counts the items on their way: while it is 0 a batch does not wait for more.
  */
-export type BatchCommitFactory = <I, R>(write: (repos: Repositories, items: I[]) => Promise<R>, afterCommit: (result: R) => void) => (item: I) => Promise<void>;
+export type BatchCommitFactory = <I, R>(
+  write: (repos: Repositories, items: I[]) => Promise<R>,
+  afterCommit: (result: R) => void,
+  pending: () => number,
+) => (item: I) => Promise<void>;
 
 export function createUnitOfWork(db: Kysely<Database>): UnitOfWork {
   return (work) => db.transaction().execute((trx) => work(createRepositories(trx)));
