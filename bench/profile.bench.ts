@@ -36,6 +36,15 @@ if (options.database === 'postgres' && POSTGRES_URL === undefined) throw new Err
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
+/** The timed run's CPU per message of each thread name, largest first. */
+function cpuByThread(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([name, seconds]) => [name, ((seconds - (before.get(name) ?? 0)) * 1000) / MESSAGES] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+}
+
 async function main(): Promise<void> {
   prepareSmtpBench(BUILD);
   const profileDir = await mkdtemp(join(tmpdir(), 'mailroom-profile-'));
@@ -64,6 +73,7 @@ async function main(): Promise<void> {
       if (Number(options.warmup) > 0) await send(Number(options.warmup), true);
       const metricsBefore = parseMetrics(await instance.metrics());
       const cpuBefore = instance.server.cpuSeconds();
+      const threadsBefore = instance.server.cpuSecondsByThread();
       const startUs = nowUs();
       const seconds = await send(MESSAGES, options.mode === 'persistent');
       timed = { startUs, endUs: nowUs() };
@@ -73,6 +83,7 @@ async function main(): Promise<void> {
         `${options.database}, ${options.mode}: ${MESSAGES} messages in ${seconds.toFixed(1)} s (${(MESSAGES / seconds).toFixed(0)} msg/s${PROFILE ? ' under the profiler' : ''}), ` +
           `${cpuMs.toFixed(2)} CPU ms/msg (all threads, /proc), peak RSS ${instance.server.peakRssMb()} MB`,
       );
+      console.log(`CPU ms/msg by thread (/proc; worker threads are all named node): ${cpuByThread(threadsBefore, instance.server.cpuSecondsByThread())}`);
       printIngestStages(metricsBefore, metricsAfter, (Number(options.sessions) * seconds * 1000) / MESSAGES);
     } finally {
       await instance.stop();

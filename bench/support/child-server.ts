@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ChildServer {
   pid: number;
@@ -9,6 +9,8 @@ export interface ChildServer {
   peakRssMb(): number;
   /** CPU seconds (user + system, all threads) used so far: unlike wall time, barely moved by other load. */
   cpuSeconds(): number;
+  /** CPU seconds so far per thread name (`/proc/PID/task/TID/comm`), the main thread as `main`; threads that ended are not counted. */
+  cpuSecondsByThread(): Map<string, number>;
   stop(): Promise<string>;
 }
 
@@ -32,15 +34,26 @@ function peakRssOf(pid: number): number {
   }
 }
 
-/** utime and stime are fields 14 and 15 of /proc/PID/stat, in clock ticks (USER_HZ, 100 on Linux). */
-function cpuSecondsOf(pid: number): number {
+/** utime and stime are fields 14 and 15 of a stat file (/proc/PID/stat: all threads), in clock ticks (USER_HZ, 100 on Linux). */
+function cpuSecondsIn(statPath: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statPath, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
   }
+}
+
+/** Node names its threads (libuv-worker, V8 DefaultWorke…); worker threads share the main thread's name, so the main thread is the task whose id is the pid. */
+function cpuSecondsByThreadOf(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const name = tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    const seconds = cpuSecondsIn(`/proc/${pid}/task/${tid}/stat`);
+    if (!Number.isNaN(seconds)) byName.set(name, (byName.get(name) ?? 0) + seconds);
+  }
+  return byName;
 }
 
 function waitForExit(child: ChildProcess): Promise<void> {
@@ -89,7 +102,8 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
     pid,
     output: () => stdout,
     peakRssMb: () => peakRssOf(pid),
-    cpuSeconds: () => cpuSecondsOf(pid),
+    cpuSeconds: () => cpuSecondsIn(`/proc/${pid}/stat`),
+    cpuSecondsByThread: () => cpuSecondsByThreadOf(pid),
     async stop() {
       process.off('exit', killOnExit);
       child.removeAllListeners('exit');

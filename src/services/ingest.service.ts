@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../core/time-ordered-id.js';
 import { normaliseAddress } from '../core/address.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
@@ -151,11 +151,11 @@ export class IngestService {
       throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
     }
     const analysed = performance.now();
-    const baseEmailId = randomUUID();
+    const baseEmailId = timeOrderedUuid();
     const receivedAt = new Date().toISOString();
     const writes = await Promise.all(
       groupByTenant(message.deliveries).map(async (deliveries, index) => {
-        const emailId = index === 0 ? baseEmailId : randomUUID();
+        const emailId = index === 0 ? baseEmailId : timeOrderedUuid();
         const placement = await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt);
         return this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement });
       }),
@@ -212,7 +212,7 @@ export class IngestService {
     const first = deliveries[0] as Delivery;
     const tenantId = first.tenantId;
     const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       filename: a.filename,
       contentType: a.contentType,
       size: a.content.byteLength,
@@ -245,7 +245,7 @@ export class IngestService {
     };
     // One message per inbox, even when the mail named its address and an alias.
     const inboxIds = new Set(deliveries.flatMap((d) => (d.inboxId === null ? [] : [d.inboxId])));
-    const inboxMessages = [...inboxIds].map((inboxId) => ({ id: randomUUID(), inboxId, emailId, tenantId, extraction, createdAt: receivedAt }));
+    const inboxMessages = [...inboxIds].map((inboxId) => ({ id: timeOrderedUuid(), inboxId, emailId, tenantId, extraction, createdAt: receivedAt }));
     return {
       raw: message.raw,
       item: {
@@ -270,7 +270,7 @@ export class IngestService {
     return [
       {
         ...common,
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         type: 'SMTP_RECEIVED',
         status: 'SUCCESS',
         message: `Email received from ${email.from || '<>'} for ${recipients.join(', ')}`,
@@ -285,7 +285,7 @@ export class IngestService {
       },
       {
         ...common,
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         type: 'SPAM_CHECK',
         status: spamCheckLogStatus(email, email),
         message: spamCheckLogMessage(email.authSummary, email),

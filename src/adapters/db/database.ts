@@ -21,6 +21,7 @@ import * as m0021 from './migrations/0021-inbox-names.js';
 import * as m0022 from './migrations/0022-spam-check.js';
 import * as m0020 from './migrations/0020-email-search-envelope.js';
 import * as m0023 from './migrations/0023-account-tokens.js';
+import * as m0025 from './migrations/0025-drop-unused-email-index.js';
 import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020-email-search-envelope': m0020,
   '0022-spam-check': m0022,
   '0023-account-tokens': m0023,
+  '0025-drop-unused-email-index': m0025,
 };
 
 // Each driver is required only by the dialect that uses it: a process never needs both (D34).
@@ -90,6 +92,9 @@ export function createDatabase(config: DatabaseConfig, onBackgroundError: (error
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A statement inside a transaction keeps the pages it changes in a statement journal, which past
+  // 64 KB became a temporary file opened, written and unlinked at every group commit (D31).
+  sqlite.pragma('temp_store = MEMORY');
   // Checkpoints (which fsync) run on their own thread, not inside an ingest's COMMIT (sqlite-checkpointer.ts).
   sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = startCheckpointer(config.path, onBackgroundError);

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { ChatappIntegrationKind } from '../../../core/vocab.js';
+import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -52,6 +53,11 @@ function changedColumns(changes: ChatappIntegrationChanges): Partial<Row> {
   if (changes.active !== undefined) columns.active = toFlag(changes.active);
   return columns;
 }
+
+/** Read for every group commit of ingested mail (reusable-query.ts). */
+const activeIntegrationRows = reusableQuery((db, tenantId: string) =>
+  db.selectFrom('chatapp_integrations').select(['id', 'kind', 'inbox_ids_json']).where('tenant_id', '=', tenantId).where('active', '=', sql.lit(1)),
+);
 
 export class ChatappIntegrationRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -107,12 +113,7 @@ export class ChatappIntegrationRepository {
 
   /** Active integrations of the tenant, for matching an arriving email. */
   async activeTargets(tenantId: string): Promise<Array<{ id: string; kind: ChatappIntegrationKind; inboxIds: string[] }>> {
-    const rows = await this.db
-      .selectFrom('chatapp_integrations')
-      .select(['id', 'kind', 'inbox_ids_json'])
-      .where('tenant_id', '=', tenantId)
-      .where('active', '=', 1)
-      .execute();
+    const rows = await activeIntegrationRows(this.db, tenantId);
     return rows.map((row) => ({ id: row.id, kind: row.kind as ChatappIntegrationKind, inboxIds: parseJson<string[]>(row.inbox_ids_json) }));
   }
 }

@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 import type { Extraction } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
+import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -83,6 +84,9 @@ export const toInboxRecord = (row: Row): InboxRecord => ({
   createdAt: row.created_at,
 });
 
+/** Every RCPT TO asks this (reusable-query.ts). */
+const inboxByAddress = reusableQuery((db, address: string) => db.selectFrom('inboxes').selectAll().where('address', '=', address));
+
 export class InboxRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -142,7 +146,7 @@ export class InboxRepository {
   async getByAddress(address: string): Promise<InboxRecord | undefined> {
     const wanted = address.toLowerCase();
     const row =
-      (await this.db.selectFrom('inboxes').selectAll().where('address', '=', wanted).executeTakeFirst()) ??
+      (await inboxByAddress(this.db, wanted))[0] ??
       (await this.db
         .selectFrom('inboxes')
         .selectAll()

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
+import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
+
+/** Every RCPT TO asks this, the monthly quota check (reusable-query.ts). */
+const emailsOfMonth = reusableQuery((db, tenantId: string, month: string) =>
+  db.selectFrom('usage_counters').select('emails').where('tenant_id', '=', tenantId).where('month', '=', month),
+);
 
 /** Per-tenant, per-month counters of received emails (docs/access.md). They only ever go up. */
 export class UsageRepository {
@@ -22,12 +28,7 @@ export class UsageRepository {
   }
 
   async emailsIn(tenantId: string, month: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('usage_counters')
-      .select('emails')
-      .where('tenant_id', '=', tenantId)
-      .where('month', '=', month)
-      .executeTakeFirst();
+    const [row] = await emailsOfMonth(this.db, tenantId, month);
     return row === undefined ? 0 : Number(row.emails);
   }
 }
