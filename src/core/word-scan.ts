@@ -97,10 +97,9 @@ export function prefixesOf(alternative: string, length: number): string[] {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-function isWordChar(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
+function isWordChar(code: number, char: string): boolean {
   if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-  return WORD_CHAR.test(text[at]!);
+  return WORD_CHAR.test(char);
 }
 
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
@@ -118,7 +117,7 @@ export class ScannedText {
     this.aligned = this.lower.length === text.length;
     let previousIsWord = false;
     for (let at = 0; at < text.length; at++) {
-      const isWord = isWordChar(text, at);
+      const isWord = isWordChar(text.charCodeAt(at), text[at]!);
       if (isWord && !previousIsWord) this.wordStarts.push(at);
       previousIsWord = isWord;
     }
@@ -130,12 +129,10 @@ export class WordList {
   /** The list as one regex (flags giu), the same one `find` runs, for matching short texts directly. */
   readonly pattern: RegExp;
   private readonly sticky: RegExp;
-  /**
-   * Prefixes of the whole-word alternatives (shorter only for alternatives that short), by their first two
-   * characters as one number: most words are ruled out by one lookup, the rest compared in place, without
-   * slicing a string to look up (which allocated and hashed one per word and length).
-   */
-  private readonly wordKeys = new Map<number, string[]>();
+  /** Prefixes of the whole-word alternatives, by length (shorter only for alternatives that short). */
+  private readonly wordKeys = new Map<number, Set<string>>();
+  /** First two characters of every word key as one number: most words are ruled out by one lookup, without slicing. */
+  private readonly wordHeads = new Set<number>();
   private readonly innerKeys: string[];
 
   constructor(source: string, alternatives: WordListSource) {
@@ -143,17 +140,18 @@ export class WordList {
     this.sticky = new RegExp(source, 'iuy');
     for (const key of alternatives.words.flatMap((alternative) => prefixesOf(alternative, WORD_PREFIX))) {
       if (key === '') throw new Error(`a word pattern may not match the empty text: ${source}`);
-      const keys = this.wordKeys.get(head(key, 0)) ?? [];
-      if (!keys.includes(key)) this.wordKeys.set(head(key, 0), [...keys, key]);
+      const keys = this.wordKeys.get(key.length) ?? new Set<string>();
+      this.wordKeys.set(key.length, keys.add(key));
+      this.wordHeads.add(head(key, 0));
     }
     this.innerKeys = [...new Set(alternatives.inner.flatMap((alternative) => prefixesOf(alternative, INNER_PREFIX)))];
     if (this.innerKeys.includes('')) throw new Error(`a word pattern may not match the empty text: ${source}`);
   }
 
   private startsAKeyword(lower: string, at: number): boolean {
-    const startsWithOneOf = (keys: string[] | undefined) => keys !== undefined && keys.some((key) => lower.startsWith(key, at));
-    // A one-character key has 0 for its second character.
-    return startsWithOneOf(this.wordKeys.get(head(lower, at))) || startsWithOneOf(this.wordKeys.get(lower.charCodeAt(at) * 65536));
+    if (!this.wordHeads.has(head(lower, at)) && !this.wordHeads.has(lower.charCodeAt(at) * 65536)) return false;
+    for (const [length, keys] of this.wordKeys) if (keys.has(lower.slice(at, at + length))) return true;
+    return false;
   }
 
   /** True when a match of `pattern` starts at `start`. */
