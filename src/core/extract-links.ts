@@ -11,7 +11,7 @@ import {
   UNSUBSCRIBE_WORDS,
   VERIFICATION_WORDS,
 } from './extract-words.js';
-import type { HtmlReading } from './html-text.js';
+import { collapseWhitespace, type HtmlReading } from './html-text.js';
 
 const BARE_URL = /https?:\/\/[^\s<>"'`{}|\\^[\]]+/gi;
 const TRAILING_PUNCTUATION = /[.,;:!?'")\]}>»]+$/;
@@ -107,7 +107,7 @@ export function classifyLink(rawUrl: string, text: string, context: () => string
   return direct ?? contextKind(context) ?? 'other';
 }
 
-const squash = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+const squash = (text: string) => collapseWhitespace(text).trim().slice(0, MAX_TEXT);
 
 function isWebUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]+/i.test(url);
@@ -115,8 +115,8 @@ function isWebUrl(url: string): boolean {
 
 /** Visible text just around an anchor, for "please <a>click here</a> to verify". */
 function contextAround(text: string, start: number, end: number): string {
-  const before = squash(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start).replace(/\s+/g, ' ')).slice(-CONTEXT_CHARS);
-  return `${before} ${text.slice(end, end + CONTEXT_CHARS * 3).replace(/\s+/g, ' ').trim().slice(0, CONTEXT_CHARS)}`;
+  const before = squash(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start)).slice(-CONTEXT_CHARS);
+  return `${before} ${collapseWhitespace(text.slice(end, end + CONTEXT_CHARS * 3)).trim().slice(0, CONTEXT_CHARS)}`;
 }
 
 /** Anchors of the HTML body with their visible text (or image alt); CSS, scripts, pixels and comments are not links. */
