@@ -115,7 +115,7 @@ function isWebUrl(url: string): boolean {
 
 /** Visible text just around an anchor, for "please <a>click here</a> to verify". */
 function contextAround(text: string, start: number, end: number): string {
-  const before = squash(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start)).slice(-CONTEXT_CHARS);
+  const before = collapseWhitespace(text.slice(Math.max(0, start - CONTEXT_CHARS * 3), start)).trim().slice(-CONTEXT_CHARS);
   return `${before} ${collapseWhitespace(text.slice(end, end + CONTEXT_CHARS * 3)).trim().slice(0, CONTEXT_CHARS)}`;
 }
 
