@@ -60,7 +60,7 @@ export async function buildHttpServer(options: HttpServerOptions): Promise<Fasti
     // Above every path parameter's schema maxLength (domain names: 300), so an overlong id gets the
     // schema's 400 naming it. Fastify's default of 100 answered 404 ROUTE_NOT_FOUND or 414 instead,
     // and a domain name of 101 to 253 characters could not be verified at all.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     connectionTimeout: 0,
     keepAliveTimeout: 72_000,
     requestTimeout: 120_000,
