@@ -8,7 +8,7 @@ import { NotFoundError } from '../../core/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
 import { BlobWriterThreads } from './blob-writer-threads.js';
 
-/** Writer threads per store (docs/decisions.md D37: a second one measured no gain for its RSS). */
+/** Writer threads per store: the fsyncs already run side by side on libuv's pool (docs/decisions.md D37). */
 const WRITER_THREADS = 1;
 
 /** Blobs as files under one root. Writes go to a temporary name, are fsynced, then renamed into place. */
