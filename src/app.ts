@@ -7,7 +7,7 @@ import type { AppConfig } from './config/config.js';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './adapters/db/database.js';
 import { createRepositories, createUnitOfWork, type Repositories } from './adapters/db/repositories/index.js';
 import { createBatchCommit, createGroupCommitUnitOfWork } from './adapters/db/group-commit.js';
-import { openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
+import { closeServiceBlobStore, openCustomBlobStore, openServiceBlobStore } from './adapters/blobs/open-blob-store.js';
 import { lookupVia, storageEgress, storageEndpointGuard } from './adapters/blobs/storage-egress.js';
 import { SecretBox, loadStorageEncryptionKey } from './adapters/secrets/secret-box.js';
 import { createEventAdapters } from './adapters/events/create-event-adapters.js';
@@ -455,6 +455,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
       await http.close();
       await events.close();
       await storageGuard?.proxy.close();
+      await closeServiceBlobStore(serviceBlobs);
       await rateLimitRedis?.quit();
       await db.close();
     },

@@ -78,7 +78,7 @@ const ROWS: Array<[string, string]> = [
   ['recipient (one RCPT TO)', 'mailroom_ingest_stage_duration_seconds{stage=recipient}'],
   ['end of DATA -> 250', 'mailroom_ingest_duration_seconds'],
   ['  analysis (worker)', 'mailroom_ingest_stage_duration_seconds{stage=analysis}'],
-  ['  blobs (EML fsynced)', 'mailroom_ingest_stage_duration_seconds{stage=blobs}'],
+  ['  blobs (after analysis)', 'mailroom_ingest_stage_duration_seconds{stage=blobs}'],
   ['  rows (group commit)', 'mailroom_ingest_stage_duration_seconds{stage=rows}'],
   ['  of which the transaction', 'mailroom_ingest_commit_duration_seconds'],
 ];

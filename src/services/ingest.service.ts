@@ -39,7 +39,6 @@ interface InboxMessageRow {
 
 /** Everything one tenant's copy of the message writes, prepared before the transaction opens. */
 interface TenantWrite {
-  raw: MessageBytes;
   item: NewEmail;
   attachmentBytes: Uint8Array[];
   inboxMessages: InboxMessageRow[];
@@ -80,7 +79,7 @@ function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
 export interface IngestTimings {
   /** Parse, SPF/DKIM/DMARC and extraction (and the spam check beside them), waiting for a worker included. */
   analysis: number;
-  /** The rows prepared, the EML and attachments written and fsynced. */
+  /** From the end of the analysis until the attachments and the EML (written beside the analysis) are fsynced. */
   blobs: number;
   /** Waiting for the group commit that holds the rows, and its transaction. */
   rows: number;
@@ -94,7 +93,7 @@ interface PendingRows {
 
 /**
  * receive → parse → authenticate → store → log → publish, independent of SMTP. Blobs are written
- * first and the rows committed after in one transaction, so a failure anywhere leaves nothing
+ * first (the EML while the message is analysed) and the rows committed after in one transaction, so a failure anywhere leaves nothing
  * half-written; the caller turns UnavailableError into a 451 so the sender retries. Concurrent
  * ingests' rows are group-committed: one transaction and one multi-row insert per table for all of
  * them, and each ingest returns only after the commit that holds its rows.
@@ -140,28 +139,44 @@ export class IngestService {
     }
   }
 
-  /** `queued` is called once the rows wait for their commit. */
+  /**
+   * `queued` is called once the rows wait for their commit. Where each tenant's copy goes is known
+   * from the deliveries, so its EML is written while the message is analysed (docs/decisions.md D37);
+   * attachments are known only from the analysis and are written after it.
+   */
   private async analyseAndStore(message: IncomingMessage, queued: () => void): Promise<{ id: string; timings: IngestTimings }> {
     const started = performance.now();
-    const [{ parsed, auth, extracted, extractionSkipped }, spam] = await Promise.all([
-      this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
-      this.checkSpam(message),
-    ]);
-    if (parsed.attachments.length > this.maxAttachments) {
-      throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
-    }
-    const analysed = performance.now();
     const baseEmailId = timeOrderedUuid();
     const receivedAt = new Date().toISOString();
-    const writes = await Promise.all(
+    const copies = await Promise.all(
       groupByTenant(message.deliveries).map(async (deliveries, index) => {
         const emailId = index === 0 ? baseEmailId : timeOrderedUuid();
-        const placement = await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt);
-        return this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement });
+        return { deliveries, emailId, placement: await this.placements.placeEmail((deliveries[0] as Delivery).tenantId, emailId, receivedAt) };
       }),
     );
+    const written: string[] = [];
+    const emls = Promise.allSettled(copies.map(({ placement }) => this.putBlob(placement.emlKey, message.raw, 'message/rfc822', written)));
+    let writes: TenantWrite[];
+    try {
+      const [{ parsed, auth, extracted, extractionSkipped }, spam] = await Promise.all([
+        this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
+        this.checkSpam(message),
+      ]);
+      if (parsed.attachments.length > this.maxAttachments) {
+        throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
+      }
+      writes = copies.map(({ deliveries, emailId, placement }) =>
+        this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement }),
+      );
+    } catch (error) {
+      // The refusal or failure stands as it is; the EMLs written meanwhile go, once no put is in flight.
+      await emls;
+      await this.deleteBlobs(written);
+      throw error;
+    }
+    const analysed = performance.now();
     const stored = writes.map(toStoredEmail);
-    const { blobsDone, rowsDone } = await this.store(writes, stored, queued);
+    const { blobsDone, rowsDone } = await this.store(writes, stored, emls, written, queued);
     this.publish(writes);
     const seconds = (from: number, to: number) => (to - from) / 1000;
     return { id: baseEmailId, timings: { analysis: seconds(started, analysed), blobs: seconds(analysed, blobsDone), rows: seconds(blobsDone, rowsDone) } };
@@ -247,7 +262,6 @@ export class IngestService {
     const inboxIds = new Set(deliveries.flatMap((d) => (d.inboxId === null ? [] : [d.inboxId])));
     const inboxMessages = [...inboxIds].map((inboxId) => ({ id: timeOrderedUuid(), inboxId, emailId, tenantId, extraction, createdAt: receivedAt }));
     return {
-      raw: message.raw,
       item: {
         email,
         textBody: placement.metadataOnly ? null : parsed.text,
@@ -294,12 +308,18 @@ export class IngestService {
     ];
   }
 
-  /** Blobs first, then the rows; returns when (performance.now()) each was done. */
-  private async store(writes: TenantWrite[], stored: StoredEmail[], queued: () => void): Promise<{ blobsDone: number; rowsDone: number }> {
-    const written: string[] = [];
+  /** The EMLs already on their way and the attachments first, then the rows; returns when (performance.now()) each was done. */
+  private async store(
+    writes: TenantWrite[],
+    stored: StoredEmail[],
+    emls: Promise<PromiseSettledResult<void>[]>,
+    written: string[],
+    queued: () => void,
+  ): Promise<{ blobsDone: number; rowsDone: number }> {
     try {
       // allSettled, not all: cleanup below must not race a put that is still in flight.
-      const puts = await Promise.allSettled(writes.flatMap((w) => this.writeBlobs(w, written)));
+      const attachments = Promise.allSettled(writes.flatMap((w) => this.writeAttachments(w, written)));
+      const puts = (await Promise.all([emls, attachments])).flat();
       const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
       const blobsDone = performance.now();
@@ -307,23 +327,30 @@ export class IngestService {
       await this.commitRows({ writes, stored });
       return { blobsDone, rowsDone: performance.now() };
     } catch (error) {
-      await Promise.all(written.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
+      await this.deleteBlobs(written);
       throw new UnavailableError('STORAGE_UNAVAILABLE', `Message could not be stored: ${(error as Error).message}`);
     }
   }
 
-  private writeBlobs(write: TenantWrite, written: string[]): Promise<void>[] {
+  private async deleteBlobs(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
+  }
+
+  private async putBlob(key: string, bytes: MessageBytes, contentType: string, written: string[]): Promise<void> {
+    written.push(key);
+    await (isSpooled(bytes) ? this.blobs.putFile(key, bytes.path, contentType) : this.blobs.put(key, bytes, contentType));
+  }
+
+  private writeAttachments(write: TenantWrite, written: string[]): Promise<void>[] {
     const { item } = write;
-    const put = async (key: string, bytes: MessageBytes, contentType: string) => {
-      written.push(key);
-      await (isSpooled(bytes) ? this.blobs.putFile(key, bytes.path, contentType) : this.blobs.put(key, bytes, contentType));
-    };
-    return [
-      put(item.emlKey, write.raw, 'message/rfc822'),
-      ...write.attachmentBytes.map((bytes, i) =>
-        put(item.attachmentKeys[i] as string, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), item.email.attachments[i]?.contentType ?? 'application/octet-stream'),
+    return write.attachmentBytes.map((bytes, i) =>
+      this.putBlob(
+        item.attachmentKeys[i] as string,
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        item.email.attachments[i]?.contentType ?? 'application/octet-stream',
+        written,
       ),
-    ];
+    );
   }
 
   private publish(writes: TenantWrite[]): void {

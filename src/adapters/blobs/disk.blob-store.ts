@@ -6,13 +6,23 @@ import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../core/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
+import { BlobWriterThreads } from './blob-writer-threads.js';
+
+/** Writer threads per store: the fsyncs already run side by side on libuv's pool (docs/decisions.md D37). */
+const WRITER_THREADS = 1;
 
 /** Blobs as files under one root. Writes go to a temporary name, are fsynced, then renamed into place. */
 export class DiskBlobStore implements BlobStore {
   private readonly root: string;
+  private readonly writers = new BlobWriterThreads(WRITER_THREADS);
 
   constructor(root: string) {
     this.root = resolve(root);
+  }
+
+  /** Stops the writer threads; a later write starts them again. */
+  async close(): Promise<void> {
+    await this.writers.close();
   }
 
   private pathOf(key: string): string {
@@ -23,16 +33,13 @@ export class DiskBlobStore implements BlobStore {
 
   async put(key: string, data: Buffer | Readable, _contentType: string): Promise<void> {
     const path = this.pathOf(key);
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    if (Buffer.isBuffer(data)) return this.writers.write(path, temporary, data);
     // Mail is private to its tenant: readable by the service's user only, whatever the umask.
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${randomUUID()}.tmp`;
     const file = await open(temporary, 'w', 0o600);
     try {
-      if (Buffer.isBuffer(data)) {
-        await file.writeFile(data);
-      } else {
-        for await (const chunk of data) await file.write(chunk as Buffer);
-      }
+      for await (const chunk of data) await file.write(chunk as Buffer);
       await file.sync();
     } catch (error) {
       await file.close();

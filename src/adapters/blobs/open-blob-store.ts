@@ -31,6 +31,11 @@ export async function openServiceBlobStore(config: ServiceBlobStoreConfig): Prom
   }
 }
 
+/** Stops what the service store runs beside it (the disk store's writer threads). */
+export async function closeServiceBlobStore(store: BlobStore): Promise<void> {
+  if (store instanceof DiskBlobStore) await store.close();
+}
+
 /**
  * A tenant's bucket. Credentials always come from the tenant, never from the service's environment.
  * With `egress`, every client connects only through the egress guard, on every connection: S3 and Azure

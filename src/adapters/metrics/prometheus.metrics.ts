@@ -44,7 +44,7 @@ export class PrometheusMetrics implements Metrics {
   });
   private readonly stageSeconds = new Histogram({
     name: 'mailroom_ingest_stage_duration_seconds',
-    help: 'One step of an accepted message: recipient (one RCPT TO), analysis (parse, SPF/DKIM/DMARC, extraction; queueing for a worker included), blobs (EML fsynced), rows (waiting for and running the group commit)',
+    help: 'One step of an accepted message: recipient (one RCPT TO), analysis (parse, SPF/DKIM/DMARC, extraction; queueing for a worker included), blobs (from the end of the analysis until the EML, written beside it, and the attachments are fsynced), rows (waiting for and running the group commit)',
     labelNames: ['stage'] as const,
     buckets: STAGE_BUCKETS,
     registers: [this.registry],

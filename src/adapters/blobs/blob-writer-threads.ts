@@ -1,0 +1,136 @@
+import { Worker } from 'node:worker_threads';
+
+// Plain CommonJS so the same code runs from dist and from src under tsx (a worker's loader hooks do
+// not apply to its own entry module on Node 20). The steps are promise calls: several writes fsync at
+// once on the thread pool, and their continuations wait only for this thread's otherwise idle loop.
+const WRITER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs/promises');
+const { dirname } = require('node:path');
+async function write(target, temporary, bytes) {
+  // Mail is private to its tenant: readable by the service's user only, whatever the umask.
+  await fs.mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  const file = await fs.open(temporary, 'w', 0o600);
+  try {
+    await file.writeFile(bytes);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await fs.rename(temporary, target);
+}
+parentPort.on('message', ({ id, target, temporary, bytes }) => {
+  write(target, temporary, bytes).then(
+    () => parentPort.postMessage({ id }),
+    async (error) => {
+      await fs.rm(temporary, { force: true }).catch(() => {});
+      parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
+    },
+  );
+});
+`;
+
+interface Reply {
+  id: number;
+  error?: { message: string; code?: string };
+}
+
+interface Pending {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** One writer thread and the puts it has not answered yet. */
+class WriterThread {
+  readonly pending = new Map<number, Pending>();
+  private readonly worker: Worker;
+
+  constructor(onGone: (thread: WriterThread) => void) {
+    this.worker = new Worker(WRITER_SOURCE, { eval: true });
+    this.worker.unref();
+    this.worker.on('message', (reply: Reply) => this.settle(reply));
+    // A crash fails the puts in flight (the sender gets a 451 and retries) instead of hanging them.
+    const fail = (error: Error) => {
+      onGone(this);
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`blob writer thread exited (code ${code})`)));
+  }
+
+  write(id: number, target: string, temporary: string, bytes: Uint8Array, transfer: ArrayBuffer[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, target, temporary, bytes }, transfer);
+    });
+  }
+
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private settle(reply: Reply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if (reply.error === undefined) {
+      pending.resolve();
+    } else {
+      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    }
+  }
+}
+
+/**
+ * Writes a buffer to a temporary file, fsyncs it and renames it into place on a writer thread, in one
+ * message each way. The same steps as promise calls were six thread-pool hops, each waiting for a turn
+ * of the busy main event loop, and some 17% of its CPU (docs/decisions.md D37). Threads start with
+ * the first write, so a store that only reads costs nothing.
+ */
+export class BlobWriterThreads {
+  private readonly threads: WriterThread[] = [];
+  private nextId = 0;
+
+  constructor(private readonly size: number) {}
+
+  write(target: string, temporary: string, data: Buffer): Promise<void> {
+    const { bytes, transfer } = toPostable(data);
+    this.nextId += 1;
+    return this.leastBusy().write(this.nextId, target, temporary, bytes, transfer);
+  }
+
+  async close(): Promise<void> {
+    const threads = this.threads.splice(0);
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  }
+
+  /** An idle thread, else a new one while there are fewer than `size`, else the one with the fewest writes waiting. */
+  private leastBusy(): WriterThread {
+    const idle = this.threads.find((thread) => thread.pending.size === 0);
+    if (idle !== undefined) return idle;
+    if (this.threads.length < this.size) {
+      const thread = new WriterThread((gone) => this.forget(gone));
+      this.threads.push(thread);
+      return thread;
+    }
+    return this.threads.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
+  }
+
+  private forget(gone: WriterThread): void {
+    const index = this.threads.indexOf(gone);
+    if (index >= 0) this.threads.splice(index, 1);
+  }
+}
+
+/**
+ * Bytes in a SharedArrayBuffer (the SMTP reader's messages) go as they are: the thread sees the same
+ * memory. Any other buffer is copied to one of its exact size and transferred, since cloning a view
+ * would copy its whole backing store (often a larger pool or a parsed message).
+ */
+function toPostable(data: Buffer): { bytes: Uint8Array; transfer: ArrayBuffer[] } {
+  if (data.buffer instanceof SharedArrayBuffer) return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), transfer: [] };
+  const copy = new Uint8Array(data.byteLength);
+  copy.set(data);
+  return { bytes: copy, transfer: [copy.buffer] };
+}
