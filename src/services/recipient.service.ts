@@ -1,5 +1,6 @@
 import { domainOf, normaliseAddress } from '../core/address.js';
 import { NotFoundError } from '../core/errors.js';
+import { ExpiringCache } from '../core/expiring-cache.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { TenantService } from './tenant.service.js';
 
@@ -54,15 +55,17 @@ const MAX_CACHED_ROUTES = 10_000;
  * forget() and applies at once; one made on another node or by the CLI applies here within `cacheMs`.
  */
 export class RecipientService implements RecipientChanges {
-  private readonly routes = new Map<string, { route: Promise<Route>; until: number }>();
+  private readonly routes: ExpiringCache<string, Route>;
 
   constructor(
     private readonly repos: Repositories,
     private readonly tenants: TenantService,
-    private readonly cacheMs: number,
+    cacheMs: number,
     private readonly admissions: readonly RecipientAdmission[] = [],
     private readonly catchAll?: CatchAllAccount,
-  ) {}
+  ) {
+    this.routes = new ExpiringCache(cacheMs, MAX_CACHED_ROUTES);
+  }
 
   /** The recipient's delivery, once every admission rule (the tenant's quota, …) lets it in. */
   async resolve(rawAddress: string, now = Date.now()): Promise<Delivery> {
@@ -76,23 +79,10 @@ export class RecipientService implements RecipientChanges {
   }
 
   private async served(address: string, now: number): Promise<Delivery> {
-    const { delivery, expiresAt } = await this.cachedRoute(address, now);
+    // An unknown address (or a failed read) is not remembered: the next RCPT TO reads again.
+    const { delivery, expiresAt } = await this.routes.get(address, () => this.route(address), now);
     if (expiresAt !== null && expiresAt <= now) throw unknownRecipient(address);
     return delivery;
-  }
-
-  private cachedRoute(address: string, now: number): Promise<Route> {
-    const cached = this.routes.get(address);
-    if (cached !== undefined && cached.until > now) return cached.route;
-    if (this.routes.size >= MAX_CACHED_ROUTES) this.routes.clear();
-    const route = this.route(address);
-    const entry = { route, until: now + this.cacheMs };
-    this.routes.set(address, entry);
-    // An unknown address (or a failed read) is not remembered: the next RCPT TO reads again.
-    route.catch(() => {
-      if (this.routes.get(address) === entry) this.routes.delete(address);
-    });
-    return route;
   }
 
   private toCatchAll(rawAddress: string, error: unknown): Delivery {

@@ -11,6 +11,7 @@ import {
   type StorageTarget,
 } from '../core/custom-storage.js';
 import { AppError, NotFoundError, UnavailableError } from '../core/errors.js';
+import { ExpiringCache } from '../core/expiring-cache.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 import type { SealedStorage } from '../adapters/db/repositories/storage-config.repository.js';
 import type { SecretBox } from '../adapters/secrets/secret-box.js';
@@ -38,7 +39,7 @@ interface Route {
  * (BlobPlacements), from the tenant's current configuration, cached for `cacheMs`.
  */
 export class TenantBlobStores implements BlobStore, BlobPlacements {
-  private readonly current = new Map<string, { value: Promise<SealedStorage | undefined>; until: number }>();
+  private readonly current: ExpiringCache<string, SealedStorage | undefined>;
   private readonly opened = new Map<string, Promise<{ storage: CustomStorage; store: BlobStore }>>();
   private readonly reported = new Set<string>();
 
@@ -47,9 +48,11 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     private readonly repos: Repositories,
     private readonly secrets: SecretBox,
     private readonly openCustom: OpenCustomStore,
-    private readonly cacheMs: number,
+    cacheMs: number,
     private readonly onBackgroundError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.current = new ExpiringCache(cacheMs, MAX_CACHED);
+  }
 
   async placeEmail(tenantId: string, emailId: string, receivedAt: string): Promise<EmailBlobPlacement> {
     const current = await this.currentOf(tenantId);
@@ -132,13 +135,7 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
   }
 
   private currentOf(tenantId: string, now = Date.now()): Promise<SealedStorage | undefined> {
-    const cached = this.current.get(tenantId);
-    if (cached !== undefined && cached.until > now) return cached.value;
-    if (this.current.size >= MAX_CACHED) this.current.clear();
-    const value = this.repos.storageConfigs.current(tenantId);
-    this.current.set(tenantId, { value, until: now + this.cacheMs });
-    value.catch(() => this.current.delete(tenantId));
-    return value;
+    return this.current.get(tenantId, () => this.repos.storageConfigs.current(tenantId), now);
   }
 
   /** Configurations never change once saved (a PUT makes a new one), so an opened store is kept. */

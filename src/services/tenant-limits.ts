@@ -1,5 +1,6 @@
 import { effectiveLimits, type CountedResource, type PlanLimits } from '../core/plans.js';
 import { ForbiddenError, NotFoundError } from '../core/errors.js';
+import { ExpiringCache } from '../core/expiring-cache.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
 
@@ -19,22 +20,17 @@ const MAX_CACHED_TENANTS = 10_000;
  * within `cacheMs`, without a read per request.
  */
 export class TenantLimits {
-  private readonly cache = new Map<string, { value: Promise<TenantPlan>; until: number }>();
+  private readonly plans: ExpiringCache<string, TenantPlan>;
 
   constructor(
     private readonly repos: Repositories,
-    private readonly cacheMs: number,
-  ) {}
+    cacheMs: number,
+  ) {
+    this.plans = new ExpiringCache(cacheMs, MAX_CACHED_TENANTS);
+  }
 
   of(tenantId: string, now = Date.now()): Promise<TenantPlan> {
-    const cached = this.cache.get(tenantId);
-    if (cached !== undefined && cached.until > now) return cached.value;
-    if (this.cache.size >= MAX_CACHED_TENANTS) this.cache.clear();
-    const value = this.load(tenantId);
-    this.cache.set(tenantId, { value, until: now + this.cacheMs });
-    // A failed read is not remembered: the next call tries again.
-    value.catch(() => this.cache.delete(tenantId));
-    return value;
+    return this.plans.get(tenantId, () => this.load(tenantId), now);
   }
 
   /**

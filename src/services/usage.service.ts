@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../core/api-key.js';
 import { NotFoundError, RateLimitedError } from '../core/errors.js';
+import { ExpiringCache } from '../core/expiring-cache.js';
 import { PLAN_LIMITS, usageMonthEnd, usageMonthOf, type PlanLimits } from '../core/plans.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
@@ -46,17 +47,20 @@ const MAX_CACHED_COUNTS = 10_000;
  */
 export class UsageService implements RecipientAdmission {
   private readonly lastRefusalLogged = new Map<string, number>();
-  private readonly counts = new Map<string, { month: string; used: Promise<number>; until: number }>();
+  /** Keyed by tenant and month (`countKey`). */
+  private readonly counts: ExpiringCache<string, number>;
   private readonly committedTotals = new WeakMap<StoredEmail[], Array<{ tenantId: string; month: string; used: number }>>();
 
   constructor(
     private readonly repos: Repositories,
     private readonly limits: TenantLimits,
-    private readonly countCacheMs: number,
+    countCacheMs: number,
     private readonly onBackgroundError: (error: unknown) => void,
     /** MAILROOM_LIMITS: false reports (in usage()) that no quota applies; app.ts then leaves admit() out. */
     private readonly limitsEnforced = true,
-  ) {}
+  ) {
+    this.counts = new ExpiringCache(countCacheMs, MAX_CACHED_COUNTS);
+  }
 
   async tenant(caller: Caller): Promise<TenantView> {
     const [tenant, { plan, limits }] = await Promise.all([this.repos.tenants.get(caller.tenantId), this.limits.of(caller.tenantId)]);
@@ -109,29 +113,14 @@ export class UsageService implements RecipientAdmission {
       },
       afterCommit: (emails) => {
         const now = Date.now();
-        for (const { tenantId, month, used } of this.committedTotals.get(emails) ?? []) this.remember(tenantId, month, Promise.resolve(used), now);
+        for (const { tenantId, month, used } of this.committedTotals.get(emails) ?? []) this.counts.set(countKey(tenantId, month), Promise.resolve(used), now);
       },
     };
   }
 
   /** The tenant's emails this month, read again once the remembered count is `countCacheMs` old. */
   private emailsIn(tenantId: string, month: string, now: number): Promise<number> {
-    const cached = this.counts.get(tenantId);
-    if (cached !== undefined && cached.month === month && cached.until > now) return cached.used;
-    const used = this.repos.usage.emailsIn(tenantId, month);
-    const entry = this.remember(tenantId, month, used, now);
-    // A failed read is not remembered: the next RCPT TO tries again.
-    used.catch(() => {
-      if (this.counts.get(tenantId) === entry) this.counts.delete(tenantId);
-    });
-    return used;
-  }
-
-  private remember(tenantId: string, month: string, used: Promise<number>, now: number) {
-    if (this.counts.size >= MAX_CACHED_COUNTS) this.counts.clear();
-    const entry = { month, used, until: now + this.countCacheMs };
-    this.counts.set(tenantId, entry);
-    return entry;
+    return this.counts.get(countKey(tenantId, month), () => this.repos.usage.emailsIn(tenantId, month), now);
   }
 
   private logRefusal(delivery: Delivery, quota: { month: string; used: number; limit: number }, now: Date): void {
@@ -156,6 +145,8 @@ export class UsageService implements RecipientAdmission {
       .catch(this.onBackgroundError);
   }
 }
+
+const countKey = (tenantId: string, month: string) => `${tenantId} ${month}`;
 
 function countByTenant(emails: StoredEmail[]): Map<string, number> {
   const counts = new Map<string, number>();
