@@ -18,6 +18,19 @@ describe('timeOrderedUuid', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it('counts up within one millisecond, past its 12-bit counter, so ids made together sort in creation order', () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 5000 }, () => timeOrderedUuid(now));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('keeps counting up when the clock steps back a little', () => {
+    const now = Date.now() + 10_000;
+    const first = timeOrderedUuid(now);
+    const after = timeOrderedUuid(now - 5);
+    expect([first, after].sort()).toEqual([first, after]);
+  });
+
   it('differs within one millisecond', () => {
     const now = Date.now();
     expect(new Set(Array.from({ length: 1000 }, () => timeOrderedUuid(now))).size).toBe(1000);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../core/time-ordered-id.js';
 import { canSeeEnvironment, type Caller } from '../core/api-key.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../core/errors.js';
 import { collisionSuffix, generatePrefix, prefixProblem } from '../core/inbox-address.js';
@@ -103,7 +103,7 @@ export class InboxService {
       const aliases = normaliseAliases(input.aliases ?? [], { address, domain: domain.domain });
       await this.assertAliasesFree(aliases, undefined);
       const record: InboxRecord = {
-        id: randomUUID(),
+        id: timeOrderedUuid(now),
         tenantId: caller.tenantId,
         environmentId: environment.id,
         domainId: domain.id,
