@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { arc, dkimVerify, dmarc, spf, type ARCData, type DKIMResult, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
+import { arc, dkimVerify, dmarc, spf, type ARCData, type ARCResult, type DKIMResult, type DNSResolver, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
 import { makeAuthSummary, type AuthDiagnostics, type AuthResults } from '../../core/email.js';
 import type { AuthResult } from '../../core/vocab.js';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
@@ -135,6 +135,9 @@ export function bytesToAuthenticate(raw: Buffer): Buffer {
 }
 
 
+/** Our resolver keeps `dns.promises.resolve`'s contract, which mailauth's typings narrow to TXT's shape. */
+const asMailauthResolver = (resolve: DnsResolve) => resolve as DNSResolver;
+
 /** The HELO name SPF is given, as mailauth's `authenticate` derives it: the client IP when there is none, an IP in brackets. */
 function heloForSpf(helo: string, clientIp: string): string {
   const name = helo || clientIp;
@@ -181,29 +184,29 @@ export class MailauthAuthenticator implements MailAuthenticator {
   }
 
   private async check(input: AuthenticationInput): Promise<Checks> {
-    const resolver = this.resolver as (name: string, rrtype: string) => Promise<string[][]>;
-    const dkim = await dkimVerify(bytesToAuthenticate(input.raw), { resolver, sender: input.mailFrom });
+    const dkim = await dkimVerify(bytesToAuthenticate(input.raw), { resolver: asMailauthResolver(this.resolver), sender: input.mailFrom });
     const spfResult = await this.spf(input.clientIp, heloForSpf(input.helo, input.clientIp), input.mailFrom);
     // mailauth hands dkimVerify's ARC data to arc() as is; its typings disagree only on `chain: false`.
-    const arcResult = await arc(dkim.arc as ARCData, { resolver });
-    const dkimDomains = dkim.results
-      .filter((r) => r.status.result === 'pass')
-      .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned, underSized: r.status.underSized }));
-    const spfDomains = spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [];
-    const checkDmarc = (resolve: DnsResolve) =>
-      dmarc({ headerFrom: dkim.headerFrom, spfDomains, dkimDomains, arcResult, resolver: resolve as typeof resolver });
-    // verifyDmarc reads the From domain after the first @, the passing SPF domain, the ARC verdict and DNS.
-    const from = dkim.headerFrom.length === 1 ? dkim.headerFrom[0] : undefined;
-    const dmarcResult =
-      dkimDomains.length === 0 && from !== undefined
-        ? await this.dmarcResults(`${from.slice(from.indexOf('@') + 1)}\n${spfDomains.join(' ')}\n${arcResult.status.result}`, checkDmarc)
-        : await checkDmarc(this.resolver);
-    return { dkim, spf: spfResult, dmarc: dmarcResult };
+    const arcResult = await arc(dkim.arc as ARCData, { resolver: asMailauthResolver(this.resolver) });
+    return { dkim, spf: spfResult, dmarc: await this.dmarc(dkim, spfResult, arcResult) };
   }
 
   private spf(ip: string, helo: string, sender: string): Promise<SPFResult> {
     return this.spfResults(`${ip}\n${helo}\n${sender}`, (resolve) =>
-      spf({ ip, helo, sender, mta: this.mta, resolver: resolve as (name: string, rrtype: string) => Promise<string[][]> }),
+      spf({ ip, helo, sender, mta: this.mta, resolver: asMailauthResolver(resolve) }),
     );
+  }
+
+  private dmarc(dkim: DKIMVerifyResult, spfResult: SPFResult, arcResult: ARCResult): Promise<DMARCResult | false> {
+    const dkimDomains = dkim.results
+      .filter((r) => r.status.result === 'pass')
+      .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned, underSized: r.status.underSized }));
+    const spfDomains = spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [];
+    const check = (resolve: DnsResolve) =>
+      dmarc({ headerFrom: dkim.headerFrom, spfDomains, dkimDomains, arcResult, resolver: asMailauthResolver(resolve) });
+    // verifyDmarc reads the From domain after the first @, the passing SPF domain, the ARC verdict and DNS.
+    const from = dkim.headerFrom.length === 1 ? dkim.headerFrom[0] : undefined;
+    if (dkimDomains.length > 0 || from === undefined) return check(this.resolver);
+    return this.dmarcResults(`${from.slice(from.indexOf('@') + 1)}\n${spfDomains.join(' ')}\n${arcResult.status.result}`, check);
   }
 }
