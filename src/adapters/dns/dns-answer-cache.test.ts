@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, startSilentDnsServer, type TestDnsServer } from '../../../test/helpers/dns-server.js';
-import { cachingDnsResolver, type TimedAnswer } from './dns-answer-cache.js';
+import { cachingDnsResolver, resultCacheOf, type TimedAnswer } from './dns-answer-cache.js';
 import { createCachingNodeDnsResolver } from './node.dns-resolver.js';
 
 const LIMITS = { maxTtlMs: 60_000, negativeTtlMs: 15_000, maxEntries: 3 };
@@ -85,6 +85,65 @@ describe('cachingDnsResolver', () => {
     expect(asked).toHaveLength(4);
     await resolve('1.example', 'TXT');
     expect(asked).toHaveLength(5);
+  });
+});
+
+describe('resultCache', () => {
+  /** What a check worked out from the TXT of a and the A of b, and how often it ran. */
+  function derivedCheck(answer: (name: string, rrtype: string) => Promise<TimedAnswer>) {
+    const { resolve, asked, advance } = harness(answer);
+    const results = resolve.resultCache<string>();
+    let runs = 0;
+    const check = () =>
+      results('key', async (lookup) => {
+        runs++;
+        return JSON.stringify([await lookup('a.example', 'TXT').catch((error: NodeJS.ErrnoException) => error.code), await lookup('b.example', 'A')]);
+      });
+    return { check, asked, advance, runs: () => runs };
+  }
+
+  it('keeps a result until the first answer it read expires, then works it out from fresh answers', async () => {
+    let address = '192.0.2.1';
+    const { check, advance, runs } = derivedCheck(async (_name, rrtype) => (rrtype === 'A' ? { records: [address], ttlSeconds: 5 } : { records: [['v=spf1 -all']] }));
+    expect(await check()).toBe('[[["v=spf1 -all"]],["192.0.2.1"]]');
+    address = '192.0.2.2';
+    advance(4_999);
+    expect(await check()).toBe('[[["v=spf1 -all"]],["192.0.2.1"]]');
+    expect(runs()).toBe(1);
+    advance(1);
+    expect(await check()).toBe('[[["v=spf1 -all"]],["192.0.2.2"]]');
+    expect(runs()).toBe(2);
+  });
+
+  it('keeps a result that read a negative answer for the negative TTL', async () => {
+    const { check, advance, runs } = derivedCheck(async (_name, rrtype) => (rrtype === 'A' ? { records: ['192.0.2.1'] } : Promise.reject(dnsError('ENOTFOUND'))));
+    expect(await check()).toBe('["ENOTFOUND",["192.0.2.1"]]');
+    advance(14_999);
+    await check();
+    expect(runs()).toBe(1);
+    advance(1);
+    await check();
+    expect(runs()).toBe(2);
+  });
+
+  it('does not keep a result that read a failure it may not keep, nor one whose check threw', async () => {
+    const { check, runs } = derivedCheck(async (_name, rrtype) => (rrtype === 'A' ? { records: ['192.0.2.1'] } : Promise.reject(dnsError('ETIMEOUT'))));
+    expect(await check()).toBe('["ETIMEOUT",["192.0.2.1"]]');
+    await check();
+    expect(runs()).toBe(2);
+    const { resolve } = harness(async () => ({ records: [] }));
+    const results = resolve.resultCache<string>();
+    let attempts = 0;
+    const failing = () => results('key', async () => Promise.reject(new Error(`attempt ${++attempts}`)));
+    await expect(failing()).rejects.toThrow('attempt 1');
+    await expect(failing()).rejects.toThrow('attempt 2');
+  });
+
+  it('works the result out every time over a resolver without an answer cache', async () => {
+    let runs = 0;
+    const results = resultCacheOf<number>(async () => [['v=spf1 -all']]);
+    await results('key', async () => ++runs);
+    expect(await results('key', async () => ++runs)).toBe(2);
   });
 });
 

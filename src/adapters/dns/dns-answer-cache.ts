@@ -51,20 +51,45 @@ function copyError(error: Error): Error {
 }
 
 /**
+ * A result worked out from DNS answers alone (and its key): SPF's verdict for one client IP, HELO and
+ * MAIL FROM, DMARC's for one From domain and SPF result (docs/decisions.md D38).
+ */
+export type DerivedResultCache<T> = (key: string, compute: (resolve: DnsResolve) => Promise<T>) => Promise<T>;
+
+/** A resolver with an answer cache, which can also keep results derived from its answers. */
+export interface CachingDnsResolve {
+  (name: string, rrtype: string): Promise<unknown>;
+  /**
+   * A cache of results that depend on nothing but their key and the answers `compute` reads through
+   * the resolver it is handed. A result is kept until the first of those answers expires, so it is
+   * never staler than the answers; not at all when a lookup failed for a reason that is not kept (a
+   * timeout) or `compute` threw. Every caller of one key gets the same object: callers must not change it.
+   */
+  resultCache<T>(): DerivedResultCache<T>;
+}
+
+/** A result cache over `resolve` when it is a caching resolver; otherwise every call computes afresh. */
+export function resultCacheOf<T>(resolve: DnsResolve | CachingDnsResolve): DerivedResultCache<T> {
+  if ('resultCache' in resolve) return resolve.resultCache<T>();
+  return (_key, compute) => compute(resolve);
+}
+
+/** Adds `entry` under `key` unless it has expired, dropping the oldest entry past `maxEntries`. */
+function keepUntilExpiry<E extends { expiresAt: number }>(entries: Map<string, E>, key: string, entry: E, now: number, maxEntries: number): void {
+  entries.delete(key);
+  if (entry.expiresAt <= now) return;
+  entries.set(key, entry);
+  if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+}
+
+/**
  * `lookup` behind an answer cache: positive answers for min(TTL, maxTtlMs), negative ones for
  * negativeTtlMs, other failures (timeouts, refusals, server failures) not at all. Concurrent asks for
  * the same name and type share one query.
  */
-export function cachingDnsResolver(lookup: TimedLookup, limits: DnsCacheLimits, now: () => number = () => performance.now()): DnsResolve {
+export function cachingDnsResolver(lookup: TimedLookup, limits: DnsCacheLimits, now: () => number = () => performance.now()): CachingDnsResolve {
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Entry>>();
-
-  const keep = (key: string, entry: Entry) => {
-    entries.delete(key);
-    if (entry.expiresAt <= now()) return;
-    entries.set(key, entry);
-    if (entries.size > limits.maxEntries) entries.delete(entries.keys().next().value as string);
-  };
 
   const query = (key: string, name: string, rrtype: string): Promise<Entry> => {
     const pending = lookup(name, rrtype)
@@ -76,7 +101,7 @@ export function cachingDnsResolver(lookup: TimedLookup, limits: DnsCacheLimits, 
         },
       )
       .then((entry) => {
-        keep(key, entry);
+        keepUntilExpiry(entries, key, entry, now(), limits.maxEntries);
         return entry;
       })
       .finally(() => inFlight.delete(key));
@@ -84,16 +109,41 @@ export function cachingDnsResolver(lookup: TimedLookup, limits: DnsCacheLimits, 
     return pending;
   };
 
-  return async (name, rrtype) => {
+  /** The current entry for a name and type; a failure that is not kept is thrown as a fresh copy. */
+  const entryFor = async (name: string, rrtype: string): Promise<Entry> => {
     const key = `${rrtype} ${name.toLowerCase()}`;
     const cached = entries.get(key);
-    let entry: Entry;
+    if (cached !== undefined && cached.expiresAt > now()) return cached;
     try {
-      entry = cached !== undefined && cached.expiresAt > now() ? cached : await (inFlight.get(key) ?? query(key, name, rrtype));
+      return await (inFlight.get(key) ?? query(key, name, rrtype));
     } catch (error) {
       throw copyError(error as Error);
     }
+  };
+
+  const answerOf = (entry: Entry): unknown => {
     if (entry.error !== undefined) throw copyError(entry.error);
     return copyOf(entry.records);
   };
+
+  const resultCache = <T>(): DerivedResultCache<T> => {
+    const results = new Map<string, { value: T; expiresAt: number }>();
+    return async (key, compute) => {
+      const cached = results.get(key);
+      if (cached !== undefined && cached.expiresAt > now()) return cached.value;
+      let expiresAt = now() + limits.maxTtlMs;
+      const value = await compute(async (name, rrtype) => {
+        const entry = await entryFor(name, rrtype).catch((error: unknown) => {
+          expiresAt = -Infinity;
+          throw error;
+        });
+        expiresAt = Math.min(expiresAt, entry.expiresAt);
+        return answerOf(entry);
+      });
+      keepUntilExpiry(results, key, { value, expiresAt }, now(), limits.maxEntries);
+      return value;
+    };
+  };
+
+  return Object.assign(async (name: string, rrtype: string) => answerOf(await entryFor(name, rrtype)), { resultCache });
 }

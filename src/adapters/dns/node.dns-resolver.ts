@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
-import { cachingDnsResolver, MESSAGE_AUTH_DNS_CACHE, type TimedAnswer } from './dns-answer-cache.js';
+import { cachingDnsResolver, MESSAGE_AUTH_DNS_CACHE, type CachingDnsResolve, type TimedAnswer } from './dns-answer-cache.js';
 
 function timeoutError(name: string): Error {
   return Object.assign(new Error(`DNS lookup for ${name} timed out`), { code: 'ETIMEOUT' });
@@ -48,7 +48,7 @@ export function createNodeDnsResolver(servers: string[], timeoutMs: number): Dns
 }
 
 /** The same lookups behind an answer cache, for SPF, DKIM and DMARC checks (dns-answer-cache.ts). */
-export function createCachingNodeDnsResolver(servers: string[], timeoutMs: number): DnsResolve {
+export function createCachingNodeDnsResolver(servers: string[], timeoutMs: number): CachingDnsResolve {
   const resolver = nodeResolver(servers, timeoutMs);
   return cachingDnsResolver((name, rrtype) => withinDeadline(name, timeoutMs, timedAnswer(resolver, name, rrtype)), MESSAGE_AUTH_DNS_CACHE);
 }

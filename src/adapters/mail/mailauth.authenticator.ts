@@ -1,7 +1,9 @@
-import { authenticate, type AuthenticateResult, type DKIMResult } from 'mailauth';
+import { isIP } from 'node:net';
+import { arc, dkimVerify, dmarc, spf, type ARCData, type ARCResult, type DKIMResult, type DNSResolver, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
 import { makeAuthSummary, type AuthDiagnostics, type AuthResults } from '../../core/email.js';
 import type { AuthResult } from '../../core/vocab.js';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
+import { resultCacheOf, type CachingDnsResolve, type DerivedResultCache } from '../dns/dns-answer-cache.js';
 import type { AuthenticationInput, MailAuthenticator } from '../../ports/mail-authenticator.js';
 
 /** mailauth spells a few results differently from the names we store. */
@@ -44,7 +46,14 @@ function dkimVerdict(results: DKIMResult[]): AuthResult {
   return DKIM_PRECEDENCE.find((result) => seen.has(result)) ?? 'none';
 }
 
-function diagnostics(result: AuthenticateResult, clientIp: string): AuthDiagnostics {
+/** The parts of mailauth's `authenticate` result that Mailroom stores. */
+export interface Checks {
+  dkim: DKIMVerifyResult;
+  spf: SPFResult | false;
+  dmarc: DMARCResult | false;
+}
+
+function diagnostics(result: Checks, clientIp: string): AuthDiagnostics {
   const spf = result.spf || undefined;
   const dmarc = result.dmarc || undefined;
   return {
@@ -69,6 +78,20 @@ function diagnostics(result: AuthenticateResult, clientIp: string): AuthDiagnost
       dkimAligned: Boolean(dmarc?.alignment?.dkim?.result),
       explanation: dmarc?.status.comment ?? dmarc?.error ?? null,
     },
+  };
+}
+
+/** What Mailroom stores of mailauth's results. */
+export function authResultsOf(result: Checks, clientIp: string): AuthResults {
+  const spfResult = normalise(result.spf ? result.spf.status.result : 'none');
+  const dkimResult = dkimVerdict(result.dkim.results ?? []);
+  const dmarcResult = normalise(result.dmarc ? result.dmarc.status.result : 'none');
+  return {
+    spfResult,
+    dkimResult,
+    dmarcResult,
+    authSummary: makeAuthSummary(spfResult, dkimResult, dmarcResult),
+    authDiagnostics: diagnostics(result, clientIp),
   };
 }
 
@@ -111,13 +134,38 @@ export function bytesToAuthenticate(raw: Buffer): Buffer {
   return raw.subarray(0, end);
 }
 
+
+/** Our resolver keeps `dns.promises.resolve`'s contract, which mailauth's typings narrow to TXT's shape. */
+const asMailauthResolver = (resolve: DnsResolve) => resolve as DNSResolver;
+
+/** The HELO name SPF is given, as mailauth's `authenticate` derives it: the client IP when there is none, an IP in brackets. */
+function heloForSpf(helo: string, clientIp: string): string {
+  const name = helo || clientIp;
+  return name && isIP(name) ? `[${name}]` : name;
+}
+
+/**
+ * SPF, DKIM, ARC and DMARC as mailauth's `authenticate` runs them (same calls, same order, same
+ * arguments), without the parts Mailroom does not read (Received chain, header text, BIMI), and with
+ * SPF's and DMARC's results reused while the DNS answers they read are current (docs/decisions.md
+ * D38): SPF depends on nothing but the client IP, HELO and MAIL FROM (and this MTA's name) and DNS;
+ * DMARC with no passing DKIM signature on nothing but the From header, SPF's domain if it passed, the
+ * ARC verdict and DNS. Signatures are verified for every message.
+ */
 export class MailauthAuthenticator implements MailAuthenticator {
+  private readonly spfResults: DerivedResultCache<SPFResult>;
+  private readonly dmarcResults: DerivedResultCache<DMARCResult | false>;
+
   constructor(
-    private readonly resolver: DnsResolve,
+    /** A caching resolver's answers and derived results are reused; any other resolver is asked for every message. */
+    private readonly resolver: DnsResolve | CachingDnsResolve,
     private readonly mta: string,
     /** Upper bound for all lookups of one message together. */
     private readonly deadlineMs: number,
-  ) {}
+  ) {
+    this.spfResults = resultCacheOf(resolver);
+    this.dmarcResults = resultCacheOf(resolver);
+  }
 
   async authenticate(input: AuthenticationInput): Promise<AuthResults> {
     let timer: NodeJS.Timeout | undefined;
@@ -127,16 +175,7 @@ export class MailauthAuthenticator implements MailAuthenticator {
     try {
       const result = await Promise.race([this.check(input), deadline]);
       if (result === undefined) return temperrorResults(input.clientIp, `checks did not finish within ${this.deadlineMs} ms`);
-      const spfResult = normalise(result.spf ? result.spf.status.result : 'none');
-      const dkimResult = dkimVerdict(result.dkim.results ?? []);
-      const dmarcResult = normalise(result.dmarc ? result.dmarc.status.result : 'none');
-      return {
-        spfResult,
-        dkimResult,
-        dmarcResult,
-        authSummary: makeAuthSummary(spfResult, dkimResult, dmarcResult),
-        authDiagnostics: diagnostics(result, input.clientIp),
-      };
+      return authResultsOf(result, input.clientIp);
     } catch (error) {
       return temperrorResults(input.clientIp, error instanceof Error ? error.message : String(error));
     } finally {
@@ -144,15 +183,30 @@ export class MailauthAuthenticator implements MailAuthenticator {
     }
   }
 
-  private check(input: AuthenticationInput): Promise<AuthenticateResult> {
-    return authenticate(bytesToAuthenticate(input.raw), {
-      ip: input.clientIp,
-      helo: input.helo,
-      sender: input.mailFrom,
-      mta: this.mta,
-      resolver: this.resolver as (name: string, rrtype: string) => Promise<string[][]>,
-      disableArc: false,
-      disableBimi: true,
-    });
+  private async check(input: AuthenticationInput): Promise<Checks> {
+    const dkim = await dkimVerify(bytesToAuthenticate(input.raw), { resolver: asMailauthResolver(this.resolver), sender: input.mailFrom });
+    const spfResult = await this.spf(input.clientIp, heloForSpf(input.helo, input.clientIp), input.mailFrom);
+    // mailauth hands dkimVerify's ARC data to arc() as is; its typings disagree only on `chain: false`.
+    const arcResult = await arc(dkim.arc as ARCData, { resolver: asMailauthResolver(this.resolver) });
+    return { dkim, spf: spfResult, dmarc: await this.dmarc(dkim, spfResult, arcResult) };
+  }
+
+  private spf(ip: string, helo: string, sender: string): Promise<SPFResult> {
+    return this.spfResults(`${ip}\n${helo}\n${sender}`, (resolve) =>
+      spf({ ip, helo, sender, mta: this.mta, resolver: asMailauthResolver(resolve) }),
+    );
+  }
+
+  private dmarc(dkim: DKIMVerifyResult, spfResult: SPFResult, arcResult: ARCResult): Promise<DMARCResult | false> {
+    const dkimDomains = dkim.results
+      .filter((r) => r.status.result === 'pass')
+      .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned, underSized: r.status.underSized }));
+    const spfDomains = spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [];
+    const check = (resolve: DnsResolve) =>
+      dmarc({ headerFrom: dkim.headerFrom, spfDomains, dkimDomains, arcResult, resolver: asMailauthResolver(resolve) });
+    // verifyDmarc reads the From domain after the first @, the passing SPF domain, the ARC verdict and DNS.
+    const from = dkim.headerFrom.length === 1 ? dkim.headerFrom[0] : undefined;
+    if (dkimDomains.length > 0 || from === undefined) return check(this.resolver);
+    return this.dmarcResults(`${from.slice(from.indexOf('@') + 1)}\n${spfDomains.join(' ')}\n${arcResult.status.result}`, check);
   }
 }
