@@ -35,4 +35,9 @@ describe('timeOrderedUuid', () => {
     const now = Date.now();
     expect(new Set(Array.from({ length: 1000 }, () => timeOrderedUuid(now))).size).toBe(1000);
   });
+
+  it('never reuses random digits, across refills of its random pool', () => {
+    const tails = Array.from({ length: 5000 }, () => timeOrderedUuid().slice(19));
+    expect(new Set(tails).size).toBe(5000);
+  });
 });

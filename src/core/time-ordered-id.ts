@@ -1,13 +1,35 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /** How far back the clock may step (an NTP correction) before ids stop borrowing the last millisecond. */
 const CLOCK_STEP_TOLERANCE_MS = 1000;
 const COUNTER_MAX = 0xfff;
 /** A new millisecond's counter starts in the lower half of its 12 bits, so it has room to count up. */
 const COUNTER_SEED_RANGE = 0x800;
+const VARIANT_DIGITS = '89ab';
 
 let lastMs = -1;
 let lastCounter = 0;
+
+/** Random hex digits from the CSPRNG, 4 KB of bytes at a time (512 ids): a CSPRNG call per id cost more than the rest of the id. */
+const POOL_BYTES = 4096;
+let randomHex = randomBytes(POOL_BYTES).toString('hex');
+let randomHexOffset = 0;
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** The offset in `randomHex` of `count` hex digits no id has used. */
+function takeRandomHex(count: number): number {
+  if (randomHexOffset + count > randomHex.length) {
+    randomHex = randomBytes(POOL_BYTES).toString('hex');
+    randomHexOffset = 0;
+  }
+  const offset = randomHexOffset;
+  randomHexOffset += count;
+  return offset;
+}
+
+/** The id's first 15 digits change only with the millisecond: formatted once per millisecond. */
+let clockMs = -1;
+let clockPrefix = '';
 
 /**
  * A UUID version 7 (RFC 9562): the millisecond clock in its first 48 bits, a 12-bit counter, then 62 random bits.
@@ -28,12 +50,20 @@ export function timeOrderedUuid(now = Date.now()): string {
       counter = 0;
     }
   } else {
-    counter = randomInt(COUNTER_SEED_RANGE);
+    // 12 random bits, of which the lower 11 seed the counter.
+    const seedAt = takeRandomHex(3);
+    counter = Number.parseInt(randomHex.slice(seedAt, seedAt + 3), 16) % COUNTER_SEED_RANGE;
   }
   lastMs = ms;
   lastCounter = counter;
-  // A v4 UUID's random bits, its variant bits included; the clock, the version digit and the counter replace the rest.
-  const random = randomUUID();
-  const clock = ms.toString(16).padStart(12, '0');
-  return `${clock.slice(0, 8)}-${clock.slice(8)}-7${counter.toString(16).padStart(3, '0')}${random.slice(18)}`;
+  if (ms !== clockMs) {
+    const clock = ms.toString(16).padStart(12, '0');
+    clockMs = ms;
+    clockPrefix = `${clock.slice(0, 8)}-${clock.slice(8)}-7`;
+  }
+  // 16 random digits, of which the first gives its top two bits to the RFC 9562 variant (binary 10): 62 bits stay random.
+  const at = takeRandomHex(16);
+  const variant = VARIANT_DIGITS[Number.parseInt(randomHex.charAt(at), 16) & 0x3] as string;
+  const counterHex = `${(counter >> 8).toString(16)}${HEX_BYTES[counter & 0xff] as string}`;
+  return `${clockPrefix}${counterHex}-${variant}${randomHex.slice(at + 1, at + 4)}-${randomHex.slice(at + 4, at + 16)}`;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { reusableQuery } from './reusable-query.js';
+import { reusableInsert, reusableQuery } from './reusable-query.js';
 
 describe('reusableQuery', () => {
   let dir: string;
@@ -51,5 +51,26 @@ describe('reusableQuery', () => {
     await expect(swapped(db.kysely, 't1', '2026-11')).rejects.toThrow(/not its arguments in order/);
     const constant = reusableQuery((k, tenantId: string) => k.selectFrom('usage_counters').select('emails').where('tenant_id', '=', tenantId).limit(1));
     await expect(constant(db.kysely, 't1')).rejects.toThrow(/not its arguments in order/);
+  });
+
+  it('inserts rows through one compiled statement per row count, and rows of another shape through the builder', async () => {
+    const insertCounters = reusableInsert('usage_counters');
+    const at = new Date().toISOString();
+    const row = (tenant: string, month: string, emails: number) => ({ tenant_id: tenant, month, emails, updated_at: at });
+    await insertCounters(db.kysely, [row('t1', '2026-01', 1), row('t2', '2026-01', 2)]);
+    await db.kysely.transaction().execute((trx) => insertCounters(trx, [row('t1', '2026-02', 3), row('t2', '2026-02', 4)]));
+    await insertCounters(db.kysely, [row('t1', '2026-03', 5)]);
+    // Another column order, then a value Kysely leaves out: each still lands in its own column.
+    await insertCounters(db.kysely, [{ updated_at: at, emails: 6, month: '2026-04', tenant_id: 't1' }, { updated_at: at, emails: 7, month: '2026-04', tenant_id: 't2' }]);
+    await insertCounters(db.kysely, []);
+    const insertTenants = reusableInsert('tenants');
+    await insertTenants(db.kysely, [{ id: 't3', name: 't3', plan: 'free', default_domain: 'a.test', created_at: at }]);
+    await insertTenants(db.kysely, [{ id: 't4', name: 't4', plan: 'free', default_domain: undefined, created_at: at }]);
+    const tenants = await db.kysely.selectFrom('tenants').select(['id', 'default_domain']).where('id', 'in', ['t3', 't4']).orderBy('id').execute();
+    expect(tenants).toEqual([{ id: 't3', default_domain: 'a.test' }, { id: 't4', default_domain: null }]);
+    const rows = await db.kysely.selectFrom('usage_counters').select(['tenant_id', 'month', 'emails']).where('month', '<', '2026-11').orderBy('month').orderBy('tenant_id').execute();
+    expect(rows.map((r) => `${r.tenant_id} ${r.month} ${r.emails}`)).toEqual([
+      't1 2026-01 1', 't2 2026-01 2', 't1 2026-02 3', 't2 2026-02 4', 't1 2026-03 5', 't1 2026-04 6', 't2 2026-04 7',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { CompiledQuery, type Compilable, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -26,4 +26,73 @@ export function reusableQuery<A extends readonly unknown[], R>(
     const result = await db.executeQuery<R>({ ...query, parameters: args });
     return result.rows;
   };
+}
+
+/** Statements of more rows than this are built each time: rare, and each would be a long SQL text kept. */
+const MOST_REUSED_ROWS = 128;
+
+interface CompiledInsert {
+  columns: string[];
+  query: CompiledQuery;
+}
+
+/**
+ * A multi-row INSERT into `table` that Kysely compiles once per dialect, column list and row count,
+ * then runs with each call's values. A group commit inserts a few to a few dozen rows of ~40 columns
+ * per table, and building, freezing and compiling that tree per batch was most of Kysely's share of the
+ * main thread beside SQLite itself (D40). Rows must hold plain values, all with the keys of the first
+ * row in the same order, which a repository's row function gives; a row with another shape, an
+ * `undefined` value (which Kysely leaves out of the column list) or an SQL expression is inserted
+ * through the builder.
+ * The SQL is compiled from null placeholders, so no row's values are kept.
+ */
+export function reusableInsert<T extends keyof Database & string>(table: T): (db: Kysely<Database>, rows: Insertable<Database[T]>[]) => Promise<void> {
+  const compiled = new Map<unknown, Map<number, CompiledInsert>>();
+  const compile = (db: Kysely<Database>, columns: string[], count: number): CompiledInsert => {
+    const placeholder = Object.fromEntries(columns.map((column) => [column, null]));
+    const rows = Array.from({ length: count }, () => placeholder) as Insertable<Database[T]>[];
+    const query = db.insertInto(table).values(rows).compile() as CompiledQuery;
+    return { columns, query: CompiledQuery.raw(query.sql) };
+  };
+  return async (db, rows) => {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0] as object);
+    const parameters = rows.length <= MOST_REUSED_ROWS ? valuesInOrder(rows as Record<string, unknown>[], columns) : undefined;
+    if (parameters === undefined) {
+      await db.insertInto(table).values(rows).execute();
+      return;
+    }
+    const dialect = db.getExecutor().adapter.constructor;
+    let bySize = compiled.get(dialect);
+    if (bySize === undefined) compiled.set(dialect, (bySize = new Map()));
+    let insert = bySize.get(rows.length);
+    if (insert === undefined || !sameColumns(insert.columns, columns)) {
+      insert = compile(db, columns, rows.length);
+      bySize.set(rows.length, insert);
+    }
+    await db.executeQuery({ ...insert.query, parameters });
+  };
+}
+
+/** Every row's values, row by row in `columns` order (Kysely's binding order); undefined if a row has another shape. */
+function valuesInOrder(rows: Record<string, unknown>[], columns: string[]): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const row of rows) {
+    if (Object.keys(row).length !== columns.length) return undefined;
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined || isExpression(value)) return undefined;
+      values.push(value);
+    }
+  }
+  return values;
+}
+
+/** A Kysely expression (or a function building one) compiles into the SQL text, not into a parameter. */
+function isExpression(value: unknown): boolean {
+  return typeof value === 'function' || (typeof value === 'object' && value !== null && 'toOperationNode' in value);
+}
+
+function sameColumns(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((column, i) => column === b[i]);
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { LogStatus, LogType } from '../../../core/vocab.js';
+import { reusableInsert } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { parseJson } from '../sql.js';
 
@@ -43,29 +44,28 @@ const toEntry = (row: Row): ActivityLogEntry => ({
 
 /** Ten values a row: a group commit's logs go in statements of 1,000 rows, below every parameter limit. */
 const LOG_ROWS_PER_INSERT = 1000;
+const insertLogs = reusableInsert('activity_logs');
 
 export class ActivityLogRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(entries: ActivityLogEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += LOG_ROWS_PER_INSERT) {
-      await this.db
-        .insertInto('activity_logs')
-        .values(
-          entries.slice(start, start + LOG_ROWS_PER_INSERT).map((e) => ({
-            id: e.id,
-            tenant_id: e.tenantId,
-            environment_id: e.environmentId,
-            email_id: e.emailId,
-            type: e.type,
-            status: e.status,
-            message: e.message,
-            metadata_json: JSON.stringify(e.metadata),
-            created_at: e.createdAt,
-            target_id: e.targetId ?? null,
-          })),
-        )
-        .execute();
+      await insertLogs(
+        this.db,
+        entries.slice(start, start + LOG_ROWS_PER_INSERT).map((e) => ({
+          id: e.id,
+          tenant_id: e.tenantId,
+          environment_id: e.environmentId,
+          email_id: e.emailId,
+          type: e.type,
+          status: e.status,
+          message: e.message,
+          metadata_json: JSON.stringify(e.metadata),
+          created_at: e.createdAt,
+          target_id: e.targetId ?? null,
+        })),
+      );
     }
   }
 

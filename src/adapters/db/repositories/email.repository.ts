@@ -7,6 +7,7 @@ import type { SearchQuery } from '../../../core/search-query.js';
 import type { AuthResult, EmailSortField, SortOrder } from '../../../core/vocab.js';
 import { matchesFewInSqlite, searchConditions, wantedExpression, type SqliteSearchPlan } from '../email-search.js';
 import type { Database } from '../schema.js';
+import { reusableInsert } from '../reusable-query.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
 
 export interface EmailFilter {
@@ -220,6 +221,8 @@ function emailRow(item: NewEmail): EmailRow {
 const ATTACHMENT_ROWS_PER_INSERT = 500;
 /** An email row binds about 40 values: 200 rows stay far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const EMAIL_ROWS_PER_INSERT = 200;
+const insertEmails = reusableInsert('emails');
+const insertAttachments = reusableInsert('attachments');
 
 export class EmailRepository {
   private readonly postgres: boolean;
@@ -231,7 +234,7 @@ export class EmailRepository {
   /** Several emails with their attachments in as few statements as the parameter limits allow (group commit). */
   async insertMany(items: NewEmail[]): Promise<void> {
     for (let start = 0; start < items.length; start += EMAIL_ROWS_PER_INSERT) {
-      await this.db.insertInto('emails').values(items.slice(start, start + EMAIL_ROWS_PER_INSERT).map(emailRow)).execute();
+      await insertEmails(this.db, items.slice(start, start + EMAIL_ROWS_PER_INSERT).map(emailRow));
     }
     const rows = items.flatMap((item) =>
       item.email.attachments.map((a, position) => ({
@@ -248,7 +251,7 @@ export class EmailRepository {
       })),
     );
     for (let start = 0; start < rows.length; start += ATTACHMENT_ROWS_PER_INSERT) {
-      await this.db.insertInto('attachments').values(rows.slice(start, start + ATTACHMENT_ROWS_PER_INSERT)).execute();
+      await insertAttachments(this.db, rows.slice(start, start + ATTACHMENT_ROWS_PER_INSERT));
     }
   }
 

@@ -1,12 +1,13 @@
 import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 import type { Extraction } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
-import { reusableQuery } from '../reusable-query.js';
+import { reusableInsert, reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
 /** Six values a row: 1,000 rows stay far below SQLite's and PostgreSQL's parameter limits. */
 const INBOX_MESSAGE_ROWS_PER_INSERT = 1000;
+const insertInboxMessages = reusableInsert('inbox_messages');
 
 export interface InboxRecord {
   id: string;
@@ -188,7 +189,7 @@ export class InboxRepository {
       created_at: message.createdAt,
     }));
     for (let start = 0; start < rows.length; start += INBOX_MESSAGE_ROWS_PER_INSERT) {
-      await this.db.insertInto('inbox_messages').values(rows.slice(start, start + INBOX_MESSAGE_ROWS_PER_INSERT)).execute();
+      await insertInboxMessages(this.db, rows.slice(start, start + INBOX_MESSAGE_ROWS_PER_INSERT));
     }
   }
 
