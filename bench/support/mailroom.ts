@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
@@ -23,8 +23,16 @@ export function buildMailroom(): void {
   if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('npm run build did not produce dist/cli.js');
 }
 
+/** The node options of the bin's shebang (`#!/usr/bin/env -S node …`): a bench runs Mailroom as `mailroom` and `npm start` do. */
+function shebangNodeArgs(entry: string): string[] {
+  const firstLine = readFileSync(entry, 'utf8').split('\n', 1)[0] ?? '';
+  return /^#!\/usr\/bin\/env -S node (.*)$/.exec(firstLine)?.[1]?.split(' ').filter(Boolean) ?? [];
+}
+
 function cli(build: MailroomBuild, nodeArgs: string[] = NODE_ARGS): string[] {
-  return build === 'dist' ? [...nodeArgs, join(ROOT, 'dist/cli.js')] : [...nodeArgs, '--import', 'tsx', join(ROOT, 'src/cli.ts')];
+  const entry = join(ROOT, build === 'dist' ? 'dist/cli.js' : 'src/cli.ts');
+  const args = [...shebangNodeArgs(entry), ...nodeArgs];
+  return build === 'dist' ? [...args, entry] : [...args, '--import', 'tsx', entry];
 }
 
 export interface MailroomInstance {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { SMALL_THREAD_LIMITS } from '../os/small-thread-limits.js';
 
 // Plain CommonJS so the same code runs from dist and from src under tsx (a worker's loader hooks do
 // not apply to its own entry module on Node 20). The steps are promise calls: several writes fsync at
@@ -46,7 +47,7 @@ class WriterThread {
   private readonly worker: Worker;
 
   constructor(onGone: (thread: WriterThread) => void) {
-    this.worker = new Worker(WRITER_SOURCE, { eval: true });
+    this.worker = new Worker(WRITER_SOURCE, { eval: true, resourceLimits: SMALL_THREAD_LIMITS });
     this.worker.unref();
     this.worker.on('message', (reply: Reply) => this.settle(reply));
     // A crash fails the puts in flight (the sender gets a 451 and retries) instead of hanging them.

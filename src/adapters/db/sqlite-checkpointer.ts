@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SMALL_THREAD_LIMITS } from '../os/small-thread-limits.js';
 
 /** How often the checkpointer copies committed WAL pages into the database file. */
 const CHECKPOINT_INTERVAL_MS = 500;
@@ -34,6 +35,7 @@ export interface Checkpointer {
 export function startCheckpointer(path: string, onError: (error: unknown) => void): Checkpointer {
   const worker = new Worker(CHECKPOINTER_SOURCE, {
     eval: true,
+    resourceLimits: SMALL_THREAD_LIMITS,
     workerData: { path, driver: createRequire(import.meta.url).resolve('better-sqlite3'), intervalMs: CHECKPOINT_INTERVAL_MS },
   });
   worker.unref();
