@@ -133,25 +133,46 @@ export function htmlLinks(reading: HtmlReading, checkpoint: () => void): Extract
 
 const LINK_LABEL_END = /[:\-–—>]+\s*$/;
 
+/** The nearer of the two lines above the line starting at `lineStart` that is not blank ('' when both are). */
+function lineAbove(text: string, lineStart: number): string {
+  let end = lineStart - 1;
+  for (let looked = 0; looked < 2 && end >= 0; looked++) {
+    const start = end === 0 ? 0 : text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    if (line.trim().length > 0) return line;
+    end = start - 1;
+  }
+  return '';
+}
+
 /**
  * Bare URLs of the text body; their text is the rest of their line, or the line above when they stand alone.
- * Only MAX_TEXT characters either side of a URL are read, so a line of many URLs stays linear.
+ * Only MAX_TEXT characters either side of a URL are read, so a line of many URLs stays linear. A URL never
+ * spans a line break (BARE_URL stops at whitespace), so the text is searched whole and only the lines
+ * around a URL are looked at: most text bodies have none.
  */
 export function textLinks(text: string, checkpoint: () => void): ExtractedLink[] {
   const links: ExtractedLink[] = [];
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  lines.forEach((line, index) => {
-    const above = () => (lines.slice(Math.max(0, index - 2), index).filter((l) => l.trim().length > 0).pop() ?? '').slice(-MAX_TEXT * 2);
-    for (const match of line.matchAll(BARE_URL)) {
-      checkpoint();
-      const url = match[0].replace(TRAILING_PUNCTUATION, '');
-      const start = match.index;
-      const end = start + match[0].length;
-      const near = `${line.slice(Math.max(0, start - MAX_TEXT), start)} ${line.slice(end, end + MAX_TEXT)}`;
-      const rest = squash(near.replace(/[[\]()<>]/g, ' ').replace(LINK_LABEL_END, ''));
-      const own = rest.length > 0 ? rest : squash(above().replace(BARE_URL, ' ').replace(LINK_LABEL_END, ''));
-      links.push({ url, text: own, kind: classifyLink(url, own, () => `${above()} ${near}`) });
+  const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  // The bounds of the line of the last URL: URLs come in order, so each line is measured once.
+  let lineStart = 0;
+  let lineEnd = -1;
+  for (const match of lines.matchAll(BARE_URL)) {
+    checkpoint();
+    const url = match[0].replace(TRAILING_PUNCTUATION, '');
+    const start = match.index;
+    const end = start + match[0].length;
+    if (start > lineEnd) {
+      lineStart = lines.lastIndexOf('\n', start) + 1;
+      const lineEndAt = lines.indexOf('\n', end);
+      lineEnd = lineEndAt === -1 ? lines.length : lineEndAt;
     }
-  });
+    const urlLineStart = lineStart;
+    const above = () => lineAbove(lines, urlLineStart).slice(-MAX_TEXT * 2);
+    const near = `${lines.slice(Math.max(lineStart, start - MAX_TEXT), start)} ${lines.slice(end, Math.min(lineEnd, end + MAX_TEXT))}`;
+    const rest = squash(near.replace(/[[\]()<>]/g, ' ').replace(LINK_LABEL_END, ''));
+    const own = rest.length > 0 ? rest : squash(above().replace(BARE_URL, ' ').replace(LINK_LABEL_END, ''));
+    links.push({ url, text: own, kind: classifyLink(url, own, () => `${above()} ${near}`) });
+  }
   return links;
 }

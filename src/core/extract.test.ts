@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { extractArtefacts, extractWithinBudget, type Extracted } from './extract.js';
+import { textLinks } from './extract-links.js';
 
 interface Expected {
   codes?: string[];
@@ -166,5 +167,31 @@ describe('extractArtefacts', () => {
   it('reads a code set apart in HTML (bold, large or monospace type) and from the subject line', () => {
     expect(extractArtefacts('', '<p>Use the code below to verify your identity.</p><p style="font-size:32px">K7PQ2X</p>').otp).toBe('K7PQ2X');
     expect(extractArtefacts('', '<h2>Your verification code</h2><p>It expires shortly.</p>', '318452 is your verification code').otp).toBe('318452');
+  });
+});
+
+describe('textLinks', () => {
+  const links = (text: string) => textLinks(text, () => {}).map(({ url, text: own, kind }) => [url, own, kind]);
+
+  it('names a URL by the rest of its line, else by the nearer non-blank of the two lines above (CRLF, CR and LF alike)', () => {
+    expect(links('Reset your password:\r\n\r\nhttps://acme.example/reset?token=abcdef1234567890abcdef\r\nThanks')).toEqual([
+      ['https://acme.example/reset?token=abcdef1234567890abcdef', 'Reset your password', 'password-reset'],
+    ]);
+    expect(links('Confirm your email\n\n\nhttps://acme.example/confirm?token=abcdefabcdefabcdefabcdef')).toEqual([
+      ['https://acme.example/confirm?token=abcdefabcdefabcdefabcdef', '', 'verification'],
+    ]);
+    expect(links('\nhttps://acme.example/login?code=123456789\n\n\nhttps://acme.example/unsubscribe\rOld Mac line: https://acme.example/x')).toEqual([
+      ['https://acme.example/login?code=123456789', '', 'magic-login'],
+      ['https://acme.example/unsubscribe', '', 'unsubscribe'],
+      ['https://acme.example/x', 'Old Mac line', 'other'],
+    ]);
+  });
+
+  it('reads each of several URLs on one line with the text around it on that line only', () => {
+    expect(links('https://acme.example/a first line\nSee https://acme.example/b and https://acme.example/verify?token=zzzzzzzzzzzzzzzzzz.\n')).toEqual([
+      ['https://acme.example/a', 'first line', 'other'],
+      ['https://acme.example/b', 'See and https://acme.example/verify?token=zzzzzzzzzzzzzzzzzz.', 'other'],
+      ['https://acme.example/verify?token=zzzzzzzzzzzzzzzzzz', 'See https://acme.example/b and', 'verification'],
+    ]);
   });
 });

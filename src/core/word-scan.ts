@@ -97,9 +97,11 @@ export function prefixesOf(alternative: string, length: number): string[] {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-function isWordChar(code: number, char: string): boolean {
+/** Whether the character at `at` is a letter or digit; the character is taken out of the text only when it is not ASCII. */
+function isWordCharAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
   if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-  return WORD_CHAR.test(char);
+  return WORD_CHAR.test(text[at]!);
 }
 
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
@@ -117,7 +119,7 @@ export class ScannedText {
     this.aligned = this.lower.length === text.length;
     let previousIsWord = false;
     for (let at = 0; at < text.length; at++) {
-      const isWord = isWordChar(text.charCodeAt(at), text[at]!);
+      const isWord = isWordCharAt(text, at);
       if (isWord && !previousIsWord) this.wordStarts.push(at);
       previousIsWord = isWord;
     }
