@@ -12,6 +12,7 @@ import { startDiscardServer, startMaildev } from './support/peers.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
 import { idleLatency, type IdleLatency } from './support/idle-latency.js';
+import { printStageRows } from './support/ingest-stages.js';
 import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspamd.js';
 
 const { values: options } = parseArgs({
@@ -171,6 +172,7 @@ function printTargets(rows: Row[]): void {
     console.log(`  ${target.padEnd(width)}  ${(met === undefined ? 'not measured' : met ? 'MET' : 'NOT MET').padEnd(12)}  ${measured}`);
   }
   console.log(`  ${'PostgreSQL <= 1 transaction per group of emails'.padEnd(width)}  ${'see bench:cluster'.padEnd(12)}  (transactions per email from pg_stat_database)`);
+  if (idle?.stages !== undefined) printStageRows(idle.stages, `the SQLite server's ${idle.accept.samples} idle samples`);
 }
 
 async function main(): Promise<void> {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RawSmtpClient, dotStuff } from '../../test/helpers/raw-smtp.js';
+import { ingestStages, parseMetrics, type StageRow } from './ingest-stages.js';
 
 export interface LatencySummary {
   samples: number;
@@ -35,6 +36,8 @@ export interface IdleLatencyTarget {
   /** https://127.0.0.1:<port>/api/v1 */
   apiUrl: string;
   apiKey: string;
+  /** GET /metrics (Mailroom's Prometheus text): given, the server's stage times of the samples are read too. */
+  metrics?: () => Promise<string>;
 }
 
 export interface IdleLatency {
@@ -42,6 +45,8 @@ export interface IdleLatency {
   accept: LatencySummary;
   /** 250 read → the waiting HTTP client's answer. */
   wait: LatencySummary;
+  /** The server's own stage histograms over the samples alone (warm-up excluded), when `metrics` was given. */
+  stages?: StageRow[];
 }
 
 function tenKilobyteMessage(from: string, to: string, subject: string): Buffer {
@@ -74,7 +79,9 @@ export async function idleLatency(target: IdleLatencyTarget, samples = 50, warmu
     await client.command('EHLO bench.localhost');
     const accept: number[] = [];
     const wait: number[] = [];
+    let metricsBefore: ReturnType<typeof parseMetrics> | undefined;
     for (let i = 0; i < warmup + samples; i++) {
+      if (i === warmup && target.metrics !== undefined) metricsBefore = parseMetrics(await target.metrics());
       const mail = await client.command(`MAIL FROM:<${target.from}>`);
       const rcpt = await client.command(`RCPT TO:<${target.inboxAddress}>`);
       const data = await client.command('DATA');
@@ -94,7 +101,8 @@ export async function idleLatency(target: IdleLatencyTarget, samples = 50, warmu
       accept.push(acceptedAt - started);
       wait.push(Math.max(0, answeredAt - acceptedAt));
     }
-    return { accept: summarise(accept), wait: summarise(wait) };
+    const stages = target.metrics === undefined || metricsBefore === undefined ? undefined : ingestStages(metricsBefore, parseMetrics(await target.metrics())).rows;
+    return { accept: summarise(accept), wait: summarise(wait), stages };
   } finally {
     agent.destroy();
     await client.quit();

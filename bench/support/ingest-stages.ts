@@ -104,10 +104,7 @@ export function ingestStages(before: MetricsSnapshot, after: MetricsSnapshot): {
  */
 export function printIngestStages(before: MetricsSnapshot, after: MetricsSnapshot, cycleMs: number): void {
   const { rows, meanBatch } = ingestStages(before, after);
-  const ms = (value: number) => value.toFixed(2).padStart(8);
-  console.log(`\nwhere a message's time goes (server's own histograms over the timed run; p50/p95 interpolated in buckets):`);
-  console.log(`  ${'stage'.padEnd(28)} ${'count'.padStart(6)} ${'mean ms'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
-  for (const row of rows) console.log(`  ${row.name.padEnd(28)} ${String(row.count).padStart(6)} ${ms(row.meanMs)} ${ms(row.p50Ms)} ${ms(row.p95Ms)}`);
+  printStageRows(rows, 'the timed run');
   console.log(`  messages per group commit: ${meanBatch.toFixed(1)}`);
   const lag = (name: string) => ((after.gauges.get(`mailroom_nodejs_eventloop_lag_${name}_seconds`) ?? Number.NaN) * 1000).toFixed(1);
   console.log(`  main event-loop delay: p50 ${lag('p50')} ms, p99 ${lag('p99')} ms, max ${lag('max')} ms (monitorEventLoopDelay, 10 ms resolution)`);
@@ -117,4 +114,12 @@ export function printIngestStages(before: MetricsSnapshot, after: MetricsSnapsho
     `  per message each session spent ${cycleMs.toFixed(1)} ms (sessions / msg/s): ${dataTo250.toFixed(1)} end of DATA -> 250, ${recipient.toFixed(1)} RCPT, ` +
       `${(cycleMs - dataTo250 - recipient).toFixed(1)} the rest (connect, greeting, MAIL, DATA and the body on the wire, client turnaround)`,
   );
+}
+
+/** The stage table; `over` names what the histograms' difference covers. */
+export function printStageRows(rows: StageRow[], over: string): void {
+  const ms = (value: number) => value.toFixed(2).padStart(8);
+  console.log(`\nwhere a message's time goes (server's own histograms over ${over}; p50/p95 interpolated in buckets):`);
+  console.log(`  ${'stage'.padEnd(28)} ${'count'.padStart(6)} ${'mean ms'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
+  for (const row of rows) console.log(`  ${row.name.padEnd(28)} ${String(row.count).padStart(6)} ${ms(row.meanMs)} ${ms(row.p50Ms)} ${ms(row.p95Ms)}`);
 }

@@ -2,32 +2,52 @@ import { Worker } from 'node:worker_threads';
 import { SMALL_THREAD_LIMITS } from '../os/small-thread-limits.js';
 
 // Plain CommonJS so the same code runs from dist and from src under tsx (a worker's loader hooks do
-// not apply to its own entry module on Node 20). The steps are promise calls: several writes fsync at
-// once on the thread pool, and their continuations wait only for this thread's otherwise idle loop.
+// not apply to its own entry module on Node 20). Only the fsync goes to libuv's pool, so several
+// writes fsync at once; the other steps are quick system calls made here directly: as promise calls
+// each was a round trip to the pool and back, two thread wake-ups (docs/decisions.md D44). A large
+// attachment's write holds this thread meanwhile, which only delays the puts queued behind it.
 const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs/promises');
+const fs = require('node:fs');
 const { dirname } = require('node:path');
-async function write(target, temporary, bytes) {
-  // Mail is private to its tenant: readable by the service's user only, whatever the umask.
-  await fs.mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  const file = await fs.open(temporary, 'w', 0o600);
+function writeAll(fd, bytes) {
+  for (let offset = 0; offset < bytes.byteLength; ) offset += fs.writeSync(fd, bytes, offset);
+}
+/** The file written and fsynced under its temporary name, then renamed into place; callback(error). */
+function write(target, temporary, bytes, callback) {
+  let fd;
+  const fail = (error) => {
+    try {
+      if (fd !== undefined) fs.closeSync(fd);
+      fs.rmSync(temporary, { force: true });
+    } finally {
+      callback(error);
+    }
+  };
   try {
-    await file.writeFile(bytes);
-    await file.sync();
-  } finally {
-    await file.close();
+    // Mail is private to its tenant: readable by the service's user only, whatever the umask.
+    fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    fd = fs.openSync(temporary, 'w', 0o600);
+    writeAll(fd, bytes);
+  } catch (error) {
+    return fail(error);
   }
-  await fs.rename(temporary, target);
+  fs.fsync(fd, (error) => {
+    try {
+      if (error) throw error;
+      fs.closeSync(fd);
+      fd = undefined;
+      fs.renameSync(temporary, target);
+    } catch (failure) {
+      return fail(failure);
+    }
+    callback(null);
+  });
 }
 parentPort.on('message', ({ id, target, temporary, bytes }) => {
-  write(target, temporary, bytes).then(
-    () => parentPort.postMessage({ id }),
-    async (error) => {
-      await fs.rm(temporary, { force: true }).catch(() => {});
-      parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
-    },
-  );
+  write(target, temporary, bytes, (error) => {
+    parentPort.postMessage(error ? { id, error: { message: error.message, code: error.code } } : { id });
+  });
 });
 `;
 
