@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
-import { startMailroom, type MailroomBuild } from './support/mailroom.js';
+import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import { idleLatency } from './support/idle-latency.js';
 import { printStageRows } from './support/ingest-stages.js';
@@ -22,9 +22,7 @@ const { values: options } = parseArgs({
   },
 });
 const BUILD = options.from as MailroomBuild;
-const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 if (options.database !== 'sqlite' && options.database !== 'postgres') throw new Error('--database must be sqlite or postgres');
-if (options.database === 'postgres' && POSTGRES_URL === undefined) throw new Error('--database postgres needs MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL)');
 
 /**
  * Context switches (voluntary + involuntary) of each of the server's threads: every time a thread
@@ -56,12 +54,7 @@ async function main(): Promise<void> {
   prepareSmtpBench(BUILD);
   const dns = await startSenderDns();
   try {
-    const instance = await startMailroom({
-      dnsServer: dns.address,
-      postgresUrl: options.database === 'postgres' ? POSTGRES_URL : undefined,
-      build: BUILD,
-      env: options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers },
-    });
+    const instance = await startMailroom(singleServerOptions(options, dns.address, BUILD));
     try {
       const warmup = Number(options.warmup);
       if (warmup > 0) {

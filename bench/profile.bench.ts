@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
-import { startMailroom, type MailroomBuild } from './support/mailroom.js';
+import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import { printSummary, summariseProfiles } from './support/cpu-profile.js';
 import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
@@ -31,8 +31,6 @@ const MESSAGES = Number(options.messages);
 const BUILD = options.from as MailroomBuild;
 if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
 if (options.database !== 'sqlite' && options.database !== 'postgres') throw new Error('--database must be sqlite or postgres');
-const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
-if (options.database === 'postgres' && POSTGRES_URL === undefined) throw new Error('--database postgres needs MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL)');
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -51,10 +49,7 @@ async function main(): Promise<void> {
   const dns = await startSenderDns();
   try {
     const instance = await startMailroom({
-      dnsServer: dns.address,
-      postgresUrl: options.database === 'postgres' ? POSTGRES_URL : undefined,
-      build: BUILD,
-      env: options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers },
+      ...singleServerOptions(options, dns.address, BUILD),
       nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     const send = (messages: number, persistent: boolean) =>

@@ -60,6 +60,20 @@ export interface MailroomOptions {
   nodeArgs?: string[];
 }
 
+/** The PostgreSQL URL benches create their scratch databases with, if any. */
+export const BENCH_POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
+
+/** A single-server bench's Mailroom from its `--database sqlite|postgres` and `--workers N` options. */
+export function singleServerOptions(options: { database?: string; workers?: string }, dnsServer: string, build: MailroomBuild): MailroomOptions {
+  if (options.database === 'postgres' && BENCH_POSTGRES_URL === undefined) throw new Error('--database postgres needs MAILROOM_BENCH_DATABASE_URL (or MAILROOM_TEST_DATABASE_URL)');
+  return {
+    dnsServer,
+    postgresUrl: options.database === 'postgres' ? BENCH_POSTGRES_URL : undefined,
+    build,
+    env: options.workers === undefined ? {} : { MAILROOM_INGEST_WORKERS: options.workers },
+  };
+}
+
 function httpsText(url: string, method: string, headers: Record<string, string>, body?: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const req = request(url, { method, rejectUnauthorized: false, headers }, (res) => {
