@@ -132,7 +132,8 @@ describe('extractArtefacts', () => {
     ['an entity that never ends', `&${'a'.repeat(400_000)}`],
     ['URLs on one line', 'https://a.example/x '.repeat(20_000)],
   ])('reads 400 KB of %s in linear time (issue 20: the old regexes took minutes)', (_name, hostile) => {
-    expect(cpuMsOf(() => extractArtefacts(hostile, hostile))).toBeLessThan(2_000);
+    // About 0.5 s of CPU on a quiet machine; the bound leaves room for a loaded CI runner (2.07 s seen) and still fails a quadratic scan by minutes.
+    expect(cpuMsOf(() => extractArtefacts(hostile, hostile))).toBeLessThan(5_000);
   });
 
   it('reads no further than the cap, and gives up past its time budget without throwing', () => {
