@@ -47,7 +47,42 @@ class StaleChoiceGroups extends MemoryConnectionGroups {
   }
 }
 
+/** A group store whose members' presence can lapse, as it does when their node is slow to refresh it. */
+class LapsingGroups extends MemoryConnectionGroups {
+  readonly joined: Array<{ group: string; memberId: string }> = [];
+  override async join(group: string, memberId: string): Promise<void> {
+    this.joined.push({ group, memberId });
+    await super.join(group, memberId);
+  }
+  override async refresh(members: ReadonlyArray<{ group: string; memberId: string }> = []): Promise<void> {
+    for (const { group, memberId } of members) await super.join(group, memberId);
+  }
+  async lapseAll(): Promise<void> {
+    for (const { group, memberId } of this.joined) await this.leave(group, memberId);
+  }
+}
+
 describe('RealtimeService', () => {
+  it('still delivers each event exactly once when every member’s presence lapsed while its stream is open', async () => {
+    const bus = new MemoryEventBus();
+    const groups = new LapsingGroups();
+    const fail = (error: unknown) => {
+      throw error;
+    };
+    const nodeA = new RealtimeService(bus, groups, noRepos, 1024 * 1024, fail);
+    const nodeB = new RealtimeService(bus, groups, noRepos, 1024 * 1024, fail);
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    await nodeA.open({ caller, mode: 'distributed' }, sinks[0] as FakeSink);
+    await nodeA.open({ caller, mode: 'distributed' }, sinks[1] as FakeSink);
+    await nodeB.open({ caller, mode: 'distributed' }, sinks[2] as FakeSink);
+    await groups.lapseAll();
+    const subjects = Array.from({ length: 30 }, (_, i) => `lapsed-${i}`);
+    for (const subject of subjects) await bus.publish({ type: 'email.received', tenantId: 't1', environmentId: null, timestamp: new Date().toISOString(), data: { subject } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const got = sinks.flatMap((sink) => sink.received.filter((e) => e.type === 'email.received').map((e) => e.data.subject as string));
+    expect(got.sort()).toEqual([...subjects].sort());
+  });
+
   it('hands an event chosen for a member that closed on its node to a member on another node', async () => {
     const bus = new MemoryEventBus();
     const groups = new StaleChoiceGroups();

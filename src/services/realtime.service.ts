@@ -235,7 +235,7 @@ export class RealtimeService {
   }
 
   private async routeToGroup(group: string, event: PublishedEvent, message: StreamMessage): Promise<void> {
-    const memberId = await this.groups.choose(group, event.id);
+    const memberId = (await this.groups.choose(group, event.id)) ?? (await this.rejoinAndChoose(group, event.id));
     if (memberId !== undefined) await this.deliverToMember({ group, memberId, event, hops: 0 }, message);
   }
 
@@ -248,11 +248,26 @@ export class RealtimeService {
     const connection = this.byId.get(memberId);
     if (connection !== undefined) return this.deliver(connection, event, message);
     if (!this.departed.has(memberId) || hops >= MAX_REROUTES) return;
-    const next = await this.groups.choose(group, event.id, memberId);
+    const next = (await this.groups.choose(group, event.id, memberId)) ?? (await this.rejoinAndChoose(group, event.id));
     if (next === undefined) return;
     const onward = { group, memberId: next, event, hops: hops + 1 };
     if (this.byId.has(next) || this.departed.has(next)) await this.deliverToMember(onward, message);
     else await this.groups.handOff(onward);
+  }
+
+  /**
+   * An empty group while streams of it are open here: their presence lapsed because this node was
+   * slow to refresh it (a stalled event loop, a busy Redis), not because it died. They rejoin at
+   * once and the event is chosen among them, instead of reaching nobody.
+   */
+  private async rejoinAndChoose(group: string, eventId: string): Promise<string | undefined> {
+    const members: Array<{ group: string; memberId: string }> = [];
+    for (const connection of this.byId.values()) {
+      if (connection.group === group) members.push({ group, memberId: connection.id });
+    }
+    if (members.length === 0) return undefined;
+    await this.groups.refresh(members);
+    return this.groups.choose(group, eventId);
   }
 
   private deliver(connection: Connection, event: PublishedEvent, message: StreamMessage): void {
