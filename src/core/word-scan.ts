@@ -107,6 +107,9 @@ function isWordCharAt(text: string, at: number): boolean {
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
 const head = (text: string, at: number) => text.charCodeAt(at) * 65536 + (at + 1 < text.length ? text.charCodeAt(at + 1) : 0);
 
+/** A head's slot in WordList's filter of heads: every pair of ASCII characters has one of its own; others may share one. */
+const headSlot = (head: number) => ((head >>> 9) + head) & 0xffff;
+
 /** A text read once for every word list asked about it: lower-cased, with the positions where words start. */
 export class ScannedText {
   readonly lower: string;
@@ -136,6 +139,8 @@ export class WordList {
    * characters as one number: most words are ruled out by one lookup, the rest compared in place, without slicing.
    */
   private readonly wordKeys = new Map<number, string[]>();
+  /** The slots of the heads of wordKeys: a word whose head has no slot here is ruled out without a lookup in the map. */
+  private readonly headSlots = new Uint8Array(65536);
   private readonly innerKeys: string[];
 
   constructor(source: string, alternatives: WordListSource) {
@@ -145,6 +150,7 @@ export class WordList {
       if (key === '') throw new Error(`a word pattern may not match the empty text: ${source}`);
       const keys = this.wordKeys.get(head(key, 0)) ?? [];
       if (!keys.includes(key)) this.wordKeys.set(head(key, 0), [...keys, key]);
+      this.headSlots[headSlot(head(key, 0))] = 1;
     }
     this.innerKeys = [...new Set(alternatives.inner.flatMap((alternative) => prefixesOf(alternative, INNER_PREFIX)))];
     if (this.innerKeys.includes('')) throw new Error(`a word pattern may not match the empty text: ${source}`);
@@ -153,10 +159,13 @@ export class WordList {
   private startsAKeyword(lower: string, at: number): boolean {
     const twoCharacters = head(lower, at);
     const oneCharacter = lower.charCodeAt(at) * 65536;
-    return this.startsWithAny(this.wordKeys.get(twoCharacters), lower, at) || (oneCharacter !== twoCharacters && this.startsWithAny(this.wordKeys.get(oneCharacter), lower, at));
+    return this.startsWithAny(twoCharacters, lower, at) || (oneCharacter !== twoCharacters && this.startsWithAny(oneCharacter, lower, at));
   }
 
-  private startsWithAny(keys: readonly string[] | undefined, lower: string, at: number): boolean {
+  /** Whether the text at `at` starts with one of the word keys of this head. */
+  private startsWithAny(head: number, lower: string, at: number): boolean {
+    if (this.headSlots[headSlot(head)] === 0) return false;
+    const keys = this.wordKeys.get(head);
     if (keys === undefined) return false;
     for (const key of keys) if (lower.startsWith(key, at)) return true;
     return false;
