@@ -66,8 +66,23 @@ const ALT = /\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
  */
 const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S ]/g;
 
+/** Whether a UTF-16 code unit is whitespace as `\s` has it (WhiteSpace and LineTerminator of ECMAScript). */
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/** Whether WHITESPACE_TO_COLLAPSE matches in the text: most runs between tags hold lone spaces only, and a loop over them costs less than a replace. */
+function hasWhitespaceToCollapse(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 32 ? at + 1 < text.length && isWhitespace(text.charCodeAt(at + 1)) : isWhitespace(code)) return true;
+  }
+  return false;
+}
+
 /** Every run of whitespace as one space. */
-export const collapseWhitespace = (text: string) => text.replace(WHITESPACE_TO_COLLAPSE, ' ');
+export const collapseWhitespace = (text: string) => (hasWhitespaceToCollapse(text) ? text.replace(WHITESPACE_TO_COLLAPSE, ' ') : text);
 /** Runs of [ \t\f\v\u00a0] but a lone space. */
 const SPACES_TO_COLLAPSE = /[\t\f\v\u00a0][ \t\f\v\u00a0]*| [ \t\f\v\u00a0]+/g;
 /** Spaces before a line break and blank lines after it: ` *\n[\n ]*` but a lone `\n`. */
