@@ -64,7 +64,7 @@ function numericCandidate(cluster: string): string | undefined {
 /** Capitalised words that stand alone on buttons and banners, not codes. */
 const BUTTON_WORDS = /^(?:VERIFY|CONFIRM|LOGIN|SIGNIN|SIGNUP|RESET|ACTIVATE|CONTINUE|SUBMIT|WELCOME|HELLO|IMPORTANT|NOTICE|WARNING|ACCEPT|UNLOCK|UPDATE|CLICK|OPEN|START|JOIN)$/;
 
-function tokenCandidate(token: string): Omit<Candidate, 'start' | 'end'> | undefined {
+function tokenCandidate(token: string, start: number): Candidate | undefined {
   // No capital and no digit is never a code (TOKEN's lookahead may have seen one past the token's end).
   if (!/[A-Z0-9]/.test(token)) return undefined;
   const bare = token.replace(/-/g, '');
@@ -75,12 +75,14 @@ function tokenCandidate(token: string): Omit<Candidate, 'start' | 'end'> | undef
   // Capitals and digits read as a code on their own; letters only, lower or mixed case, only where a code stands.
   // Letters then up to three digits (UCM743, XR500) is also how models are named.
   const plain = digits && !/[a-z]/.test(bare) && !/^[A-Z]+\d{1,3}$/.test(bare);
-  return { value: token, numeric: false, needsStrongCue: !plain };
+  return { value: token, numeric: false, needsStrongCue: !plain, start, end: start + token.length };
 }
 
+/** Global regexes are run with `exec` in a loop: `matchAll` copies the regex and wraps it in an iterator on every call. */
 function candidates(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of text.matchAll(NUMBER_CLUSTER)) {
+  NUMBER_CLUSTER.lastIndex = 0;
+  for (let match = NUMBER_CLUSTER.exec(text); match !== null; match = NUMBER_CLUSTER.exec(text)) {
     const start = match.index;
     const end = start + match[0].length;
     if (/[\p{L}\p{N}]/u.test(text[start - 1] ?? '') || /[\p{L}\p{N}]/u.test(text[end] ?? '')) continue;
@@ -90,9 +92,10 @@ function candidates(text: string): Candidate[] {
     if (value !== undefined) found.push({ value, numeric: true, needsStrongCue: false, start, end });
     if (found.length >= MAX_CANDIDATES) break;
   }
-  for (const match of text.matchAll(TOKEN)) {
-    const token = tokenCandidate(match[0]);
-    if (token !== undefined) found.push({ ...token, start: match.index, end: match.index + match[0].length });
+  TOKEN.lastIndex = 0;
+  for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+    const token = tokenCandidate(match[0], match.index);
+    if (token !== undefined) found.push(token);
     if (found.length >= MAX_CANDIDATES) break;
   }
   return found.sort((a, b) => a.start - b.start);

@@ -20,9 +20,12 @@ const GENERIC_TEXT = /^(?:click here|here|this link|link|button|hier|ici|aqui|aq
 const CONTEXT_CHARS = 160;
 const MAX_TEXT = 200;
 
+/** The query's parameters; most links have no query, and URL builds its searchParams object on first use. */
+const parametersOf = (url: URL): Iterable<[string, string]> => (url.search === '' ? [] : url.searchParams);
+
 /** A link needs a one-off token to be a verification, login or reset link; a bare /login page is "other". */
 function carriesToken(url: URL): boolean {
-  for (const [key, value] of url.searchParams) {
+  for (const [key, value] of parametersOf(url)) {
     if (/^(?:token|code|key|otp|t|sig|signature|hash|auth|jwt|k|c|id|uid|ticket|nonce|oobcode|confirmation_token|verification_token)$/i.test(key) && value.length >= 6) {
       return true;
     }
@@ -35,7 +38,7 @@ function carriesToken(url: URL): boolean {
 function urlWords(url: URL): string {
   // Keycloak routes every action through /login-actions/: the path says nothing about this link's action.
   const words = [decodeURIComponentSafe(url.pathname).replace(/login-actions|action-token/g, ' ').replace(/[/_.-]+/g, ' ')];
-  for (const [key, value] of url.searchParams) {
+  for (const [key, value] of parametersOf(url)) {
     words.push(key.replace(/[_-]+/g, ' '));
     if (/^[a-z_-]{3,20}$/i.test(value)) words.push(value.replace(/[_-]+/g, ' '));
   }

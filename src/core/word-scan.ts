@@ -107,6 +107,9 @@ function isWordCharAt(text: string, at: number): boolean {
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
 const head = (text: string, at: number) => text.charCodeAt(at) * 65536 + (at + 1 < text.length ? text.charCodeAt(at + 1) : 0);
 
+/** A head's slot in WordList's filter of heads: every pair of ASCII characters has one of its own; others may share one. */
+const headSlot = (head: number) => ((head >>> 9) + head) & 0xffff;
+
 /** A text read once for every word list asked about it: lower-cased, with the positions where words start. */
 export class ScannedText {
   readonly lower: string;
@@ -131,10 +134,13 @@ export class WordList {
   /** The list as one regex (flags giu), the same one `find` runs, for matching short texts directly. */
   readonly pattern: RegExp;
   private readonly sticky: RegExp;
-  /** Prefixes of the whole-word alternatives, by length (shorter only for alternatives that short). */
-  private readonly wordKeys = new Map<number, Set<string>>();
-  /** First two characters of every word key as one number: most words are ruled out by one lookup, without slicing. */
-  private readonly wordHeads = new Set<number>();
+  /**
+   * Prefixes of the whole-word alternatives (shorter only for alternatives that short), by their first two
+   * characters as one number: most words are ruled out by one lookup, the rest compared in place, without slicing.
+   */
+  private readonly wordKeys = new Map<number, string[]>();
+  /** The slots of the heads of wordKeys: a word whose head has no slot here is ruled out without a lookup in the map. */
+  private readonly headSlots = new Uint8Array(65536);
   private readonly innerKeys: string[];
 
   constructor(source: string, alternatives: WordListSource) {
@@ -142,17 +148,26 @@ export class WordList {
     this.sticky = new RegExp(source, 'iuy');
     for (const key of alternatives.words.flatMap((alternative) => prefixesOf(alternative, WORD_PREFIX))) {
       if (key === '') throw new Error(`a word pattern may not match the empty text: ${source}`);
-      const keys = this.wordKeys.get(key.length) ?? new Set<string>();
-      this.wordKeys.set(key.length, keys.add(key));
-      this.wordHeads.add(head(key, 0));
+      const keys = this.wordKeys.get(head(key, 0)) ?? [];
+      if (!keys.includes(key)) this.wordKeys.set(head(key, 0), [...keys, key]);
+      this.headSlots[headSlot(head(key, 0))] = 1;
     }
     this.innerKeys = [...new Set(alternatives.inner.flatMap((alternative) => prefixesOf(alternative, INNER_PREFIX)))];
     if (this.innerKeys.includes('')) throw new Error(`a word pattern may not match the empty text: ${source}`);
   }
 
   private startsAKeyword(lower: string, at: number): boolean {
-    if (!this.wordHeads.has(head(lower, at)) && !this.wordHeads.has(lower.charCodeAt(at) * 65536)) return false;
-    for (const [length, keys] of this.wordKeys) if (keys.has(lower.slice(at, at + length))) return true;
+    const twoCharacters = head(lower, at);
+    const oneCharacter = lower.charCodeAt(at) * 65536;
+    return this.startsWithAny(twoCharacters, lower, at) || (oneCharacter !== twoCharacters && this.startsWithAny(oneCharacter, lower, at));
+  }
+
+  /** Whether the text at `at` starts with one of the word keys of this head. */
+  private startsWithAny(head: number, lower: string, at: number): boolean {
+    if (this.headSlots[headSlot(head)] === 0) return false;
+    const keys = this.wordKeys.get(head);
+    if (keys === undefined) return false;
+    for (const key of keys) if (lower.startsWith(key, at)) return true;
     return false;
   }
 
