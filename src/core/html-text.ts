@@ -1,9 +1,12 @@
 import { walkHtml, type HtmlTag } from './html-scan.js';
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
-  mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', euro: '€', zwnj: '', zwj: '', shy: '',
-};
+/** A Map, not an object literal: `&constructor;` or `&__proto__;` must not reach Object.prototype. */
+const NAMED_ENTITIES = new Map(
+  Object.entries({
+    amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
+    mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', euro: '€', zwnj: '', zwj: '', shy: '',
+  }),
+);
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 const isHexDigit = (code: number) => isDigit(code) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
@@ -29,7 +32,7 @@ function decodeEntity(whole: string, entity: string): string {
     const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
     return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   }
-  return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
+  return NAMED_ENTITIES.get(entity.toLowerCase()) ?? whole;
 }
 
 /** Character references decoded, each read in place at its `&` (a sticky regex there cost a match object each, `replace` with a callback more, issue 16). */
