@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { authenticate, dkimSign, sealMessage, type ARCSealOptions, type DNSResolver } from 'mailauth';
+import { authenticate, dkimSign, dkimVerify, sealMessage, type ARCSealOptions, type DNSResolver } from 'mailauth';
 import { describe, expect, it } from 'vitest';
 import { cachingDnsResolver } from '../dns/dns-answer-cache.js';
-import { authResultsOf, bytesToAuthenticate, MailauthAuthenticator } from './mailauth.authenticator.js';
+import { authResultsOf, MailauthAuthenticator, unsignedHeaderBlock, verifyHeaderBlock } from './mailauth.authenticator.js';
 
 const headers = 'Received: from client.example ([192.0.2.1])\r\n\tby mx.example; Wed, 25 Nov 2026 10:00:00 +0000\r\nFrom: Alice <alice@sender.example>\r\nTo: bob@example.com\r\nSubject: hi\r\n';
 const body = 'Your code is 482913.\r\n\r\nA second paragraph.\r\n';
@@ -18,34 +18,51 @@ const resolver = async (name: string) => {
 };
 const check = (raw: Buffer) => authenticate(raw, { ip: '192.0.2.1', helo: 'client.example', sender: 'alice@sender.example', mta: 'mx.example', resolver, disableBimi: true });
 
-describe('bytesToAuthenticate', () => {
+describe('unsignedHeaderBlock', () => {
   it('gives an unsigned message\'s header block, blank line included, whether its lines end in CRLF or LF', () => {
-    expect(bytesToAuthenticate(Buffer.from(`${headers}\r\n${body}`)).toString()).toBe(`${headers}\r\n`);
+    expect(unsignedHeaderBlock(Buffer.from(`${headers}\r\n${body}`))?.toString()).toBe(`${headers}\r\n`);
     const lf = `${headers}\n${body}`.replace(/\r\n/g, '\n');
-    expect(bytesToAuthenticate(Buffer.from(lf)).toString()).toBe(`${headers.replace(/\r\n/g, '\n')}\n`);
+    expect(unsignedHeaderBlock(Buffer.from(lf))?.toString()).toBe(`${headers.replace(/\r\n/g, '\n')}\n`);
   });
 
-  it('keeps the whole message when a header may sign the body, or there is no body', () => {
+  it('gives none when a header may sign the body, or there is no body', () => {
     for (const signature of ['DKIM-Signature: v=1; a=rsa-sha256; d=sender.example; s=s1; bh=x; b=y\r\n', 'ARC-Seal: i=1; a=rsa-sha256; cv=none; d=sender.example; s=s1; b=y\r\n']) {
-      const raw = Buffer.from(`${signature}${headers}\r\n${body}`);
-      expect(bytesToAuthenticate(raw)).toBe(raw);
+      expect(unsignedHeaderBlock(Buffer.from(`${signature}${headers}\r\n${body}`))).toBeNull();
     }
-    const headersOnly = Buffer.from(headers);
-    expect(bytesToAuthenticate(headersOnly)).toBe(headersOnly);
+    expect(unsignedHeaderBlock(Buffer.from(headers))).toBeNull();
   });
+
+  const unsignedMessages = [
+    `${headers}\r\n${body}`,
+    `${headers}\n${body}`.replace(/\r\n/g, '\n'),
+    `${headers.replace('\r\nTo:', '\nTo:')}\r\n${body}`,
+    `\n${headers}\n${body}`,
+    `${headers}From: "Bob, Jr." <bob@other.example>, carol@third.example\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${body}--b--\r\n`,
+    `From: mallory@forged.example\r\nTo: bob@example.com\r\n\r\n${body}`,
+    `Subject: no sender\r\n\r\n${body}`,
+  ];
 
   it('gives mailauth\'s own results for unsigned messages: the body is not read', async () => {
-    const messages = [
-      `${headers}\r\n${body}`,
-      `${headers}\n${body}`.replace(/\r\n/g, '\n'),
-      `${headers}MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${body}--b--\r\n`,
-      `From: mallory@forged.example\r\nTo: bob@example.com\r\n\r\n${body}`,
-    ];
-    expect(await check(Buffer.from(messages[0] as string))).toMatchObject({ spf: { status: { result: 'pass' } }, dmarc: { status: { result: 'pass' } } });
-    for (const message of messages) {
+    expect(await check(Buffer.from(unsignedMessages[0] as string))).toMatchObject({ spf: { status: { result: 'pass' } }, dmarc: { status: { result: 'pass' } } });
+    for (const message of unsignedMessages) {
       const raw = Buffer.from(message);
-      expect(bytesToAuthenticate(raw).byteLength).toBeLessThan(raw.byteLength);
-      expect(await check(bytesToAuthenticate(raw))).toEqual(await check(raw));
+      const block = unsignedHeaderBlock(raw);
+      expect(block?.byteLength).toBeLessThan(raw.byteLength);
+      expect(await check(block as Buffer)).toEqual(await check(raw));
+    }
+  });
+
+  it('verifies a header block without mailauth\'s stream, to the same result, its hidden headers and ARC data included', async () => {
+    for (const message of unsignedMessages) {
+      const block = unsignedHeaderBlock(Buffer.from(message)) as Buffer;
+      for (const sender of ['alice@sender.example', '']) {
+        const expected = await dkimVerify(block, { resolver, sender });
+        const result = await verifyHeaderBlock(block, { resolver, sender });
+        expect(result).toEqual(expected);
+        expect(Object.keys(result)).toEqual(Object.keys(expected));
+        expect(result.arc).toEqual(expected.arc);
+        expect(result.headers).toEqual(expected.headers);
+      }
     }
   });
 });

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
-import { arc, dkimVerify, dmarc, spf, type ARCData, type ARCResult, type DKIMResult, type DNSResolver, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
+import { arc, dkimVerify, dmarc, spf, type ARCData, type ARCResult, type DKIMResult, type DNSResolver, type DKIMVerifyOptions, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
+import { DkimVerifier } from 'mailauth/lib/dkim/dkim-verifier.js';
+import { parseHeaders } from 'mailauth/lib/tools.js';
 import { makeAuthSummary, type AuthDiagnostics, type AuthResults } from '../../core/email.js';
 import type { AuthResult } from '../../core/vocab.js';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
@@ -122,18 +124,54 @@ function headerBlockEnd(raw: Buffer): number {
 }
 
 /**
- * The bytes mailauth has to read. Only DKIM and ARC signatures cover the body (SPF reads the
- * envelope, DMARC the From header), so an unsigned message gets its header block alone: mailauth
- * then does not walk the body byte by byte to normalise its line endings (ensureLinebreaks, 4% of
- * an analysis worker's time on 10 KB mail, docs/decisions.md D32). Any header that merely mentions a
- * signature keeps the whole message.
+ * The header block of a message no signature can cover, or null. Only DKIM and ARC signatures cover
+ * the body (SPF reads the envelope, DMARC the From header), so for an unsigned message mailauth needs
+ * its header block alone and does not walk the body byte by byte to normalise its line endings
+ * (ensureLinebreaks, docs/decisions.md D32). Any header that merely mentions a signature keeps the
+ * whole message.
  */
-export function bytesToAuthenticate(raw: Buffer): Buffer {
+export function unsignedHeaderBlock(raw: Buffer): Buffer | null {
   const end = headerBlockEnd(raw);
-  if (end === -1 || SIGNATURE_HEADER.test(raw.toString('latin1', 0, end))) return raw;
+  if (end === -1 || SIGNATURE_HEADER.test(raw.toString('latin1', 0, end))) return null;
   return raw.subarray(0, end);
 }
 
+/**
+ * The block as mailauth's stream writes it before parsing (ensureLinebreaks): an LF gains a CR unless
+ * the last byte before it that is not an LF is a CR, so the second LF of `\r\n\n` stays bare.
+ */
+const BARE_LF = /(?<!\r\n*)\n/g;
+function withCrlf(block: Buffer): Buffer {
+  const text = block.toString('latin1');
+  const crlf = text.replace(BARE_LF, '\r\n');
+  return crlf.length === text.length ? block : Buffer.from(crlf, 'latin1');
+}
+
+/**
+ * `dkimVerify` of a header block, without its stream (docs/decisions.md D52). mailauth's
+ * DkimVerifier is a Writable that looks for the end of the headers one byte at a time, copying a
+ * small array per byte, then parses them (`messageHeaders`), hashes the body and checks signatures
+ * (`finalChunk`): for a header block that ends in its blank line it runs exactly these two steps,
+ * which are called here directly. The result is shaped as verify.js shapes it, `headers` and `arc`
+ * not enumerable.
+ */
+export async function verifyHeaderBlock(block: Buffer, options: DKIMVerifyOptions): Promise<DKIMVerifyResult> {
+  const headers = parseHeaders(withCrlf(block));
+  const verifier = new DkimVerifier(options);
+  await verifier.messageHeaders(headers);
+  await verifier.finalChunk();
+  const result = { headerFrom: verifier.headerFrom, envelopeFrom: verifier.envelopeFrom, results: verifier.results };
+  return Object.defineProperties(result, {
+    headers: { enumerable: false, configurable: false, writable: false, value: headers },
+    arc: { enumerable: false, configurable: false, writable: false, value: verifier.arc },
+  });
+}
+
+/** DKIM (and the ARC data) of a message: its header block alone when it is unsigned, mailauth's whole stream otherwise. */
+function verifyDkim(raw: Buffer, options: DKIMVerifyOptions): Promise<DKIMVerifyResult> {
+  const block = unsignedHeaderBlock(raw);
+  return block === null ? dkimVerify(raw, options) : verifyHeaderBlock(block, options);
+}
 
 /** Our resolver keeps `dns.promises.resolve`'s contract, which mailauth's typings narrow to TXT's shape. */
 const asMailauthResolver = (resolve: DnsResolve) => resolve as DNSResolver;
@@ -184,7 +222,7 @@ export class MailauthAuthenticator implements MailAuthenticator {
   }
 
   private async check(input: AuthenticationInput): Promise<Checks> {
-    const dkim = await dkimVerify(bytesToAuthenticate(input.raw), { resolver: asMailauthResolver(this.resolver), sender: input.mailFrom });
+    const dkim = await verifyDkim(input.raw, { resolver: asMailauthResolver(this.resolver), sender: input.mailFrom });
     const spfResult = await this.spf(input.clientIp, heloForSpf(input.helo, input.clientIp), input.mailFrom);
     // mailauth hands dkimVerify's ARC data to arc() as is; its typings disagree only on `chain: false`.
     const arcResult = await arc(dkim.arc as ARCData, { resolver: asMailauthResolver(this.resolver) });
