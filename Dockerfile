@@ -19,8 +19,10 @@ COPY web ./web
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM ${NODE_IMAGE} AS runtime
+# Two malloc arenas instead of one per thread (src/cli.ts, docs/decisions.md D49).
 ENV NODE_ENV=production \
-    MAILROOM_DATA_DIR=/var/lib/mailroom
+    MAILROOM_DATA_DIR=/var/lib/mailroom \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
@@ -38,5 +40,5 @@ STOPSIGNAL SIGTERM
 # HTTPS with the node's own (possibly self-signed) certificate, or plain HTTP behind a TLS proxy.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const p=process.env.MAILROOM_TRUST_PROXY==='1';require(p?'node:http':'node:https').get({host:'127.0.0.1',port:Number(process.env.MAILROOM_HTTP_PORT||8443),path:'/healthz',rejectUnauthorized:false,timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
-# The young generation the bin's shebang asks for (src/cli.ts, docs/decisions.md D41).
-CMD ["node", "--max-semi-space-size=8", "dist/cli.js", "serve"]
+# The young generation the bin's shebang asks for (src/cli.ts, docs/decisions.md D41, D49).
+CMD ["node", "--max-semi-space-size=4", "dist/cli.js", "serve"]

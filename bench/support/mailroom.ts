@@ -23,15 +23,20 @@ export function buildMailroom(): void {
   if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('npm run build did not produce dist/cli.js');
 }
 
-/** The node options of the bin's shebang (`#!/usr/bin/env -S node …`): a bench runs Mailroom as `mailroom` and `npm start` do. */
-function shebangNodeArgs(entry: string): string[] {
-  const firstLine = readFileSync(entry, 'utf8').split('\n', 1)[0] ?? '';
-  return /^#!\/usr\/bin\/env -S node (.*)$/.exec(firstLine)?.[1]?.split(' ').filter(Boolean) ?? [];
+const ENTRIES: Record<MailroomBuild, string> = { dist: join(ROOT, 'dist/cli.js'), src: join(ROOT, 'src/cli.ts') };
+
+/** The bin's shebang (`#!/usr/bin/env -S NAME=value … node …`): a bench runs Mailroom as `mailroom` and `npm start` do. */
+function shebang(build: MailroomBuild): { env: Record<string, string>; nodeArgs: string[] } {
+  const firstLine = readFileSync(ENTRIES[build], 'utf8').split('\n', 1)[0] ?? '';
+  const words = /^#!\/usr\/bin\/env -S (.*)$/.exec(firstLine)?.[1]?.split(' ').filter(Boolean) ?? [];
+  const node = words.indexOf('node');
+  const assignments = words.slice(0, Math.max(node, 0)).map((word) => word.split('=', 2) as [string, string]);
+  return { env: Object.fromEntries(assignments), nodeArgs: words.slice(node + 1) };
 }
 
 function cli(build: MailroomBuild, nodeArgs: string[] = NODE_ARGS): string[] {
-  const entry = join(ROOT, build === 'dist' ? 'dist/cli.js' : 'src/cli.ts');
-  const args = [...shebangNodeArgs(entry), ...nodeArgs];
+  const entry = ENTRIES[build];
+  const args = [...shebang(build).nodeArgs, ...nodeArgs];
   return build === 'dist' ? [...args, entry] : [...args, '--import', 'tsx', entry];
 }
 
@@ -135,6 +140,7 @@ export async function launchMailroom(
     command: process.execPath,
     args: [...cli(build, nodeArgs), 'serve'],
     env: {
+      ...shebang(build).env,
       MAILROOM_HTTP_HOST: '127.0.0.1',
       MAILROOM_HTTP_PORT: '0',
       MAILROOM_SMTP_HOST: '127.0.0.1',
