@@ -1,17 +1,13 @@
 import { isIP } from 'node:net';
-<<<<<<< HEAD
-import { arc, dkimVerify, dmarc, spf, type ARCData, type ARCResult, type DKIMResult, type DNSResolver, type DKIMVerifyOptions, type DKIMVerifyResult, type DMARCResult, type SPFResult } from 'mailauth';
-import { DkimVerifier } from 'mailauth/lib/dkim/dkim-verifier.js';
-import { parseHeaders } from 'mailauth/lib/tools.js';
-=======
-import type { ARCData, ARCResult, DKIMResult, DNSResolver, DKIMVerifyResult, DMARCResult, SPFResult } from 'mailauth';
+import type { ARCData, ARCResult, DKIMResult, DNSResolver, DKIMVerifyOptions, DKIMVerifyResult, DMARCResult, SPFResult } from 'mailauth';
 // The four verifiers from their own files: mailauth's index also loads signing, sealing, BIMI (SVG
 // and VMC checks), MTA-STS and their dependencies, ~5 MB of heap in every isolate that authenticates (D49).
 import { arc } from 'mailauth/lib/arc/index.js';
+import { DkimVerifier } from 'mailauth/lib/dkim/dkim-verifier.js';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { dmarc } from 'mailauth/lib/dmarc/index.js';
 import { spf } from 'mailauth/lib/spf/index.js';
->>>>>>> memory
+import { parseHeaders } from 'mailauth/lib/tools.js';
 import { makeAuthSummary, type AuthDiagnostics, type AuthResults } from '../../core/email.js';
 import type { AuthResult } from '../../core/vocab.js';
 import type { DnsResolve } from '../../ports/dns-resolver.js';
