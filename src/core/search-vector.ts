@@ -27,48 +27,11 @@ const MAX_LEXEME_BYTES = 2047;
 /** Below this many UTF-16 units a word cannot exceed MAX_LEXEME_BYTES (3 UTF-8 bytes per unit at most). */
 const SURELY_SHORT = Math.floor(MAX_LEXEME_BYTES / 3);
 
-interface Entry {
-  positions: number[];
-  weights: SearchWeight[];
-}
-
 /** Whether PostgreSQL can hold the word as a lexeme; longer ones are in no tsvector, so a search leaves them out as to_tsquery did. */
 export const indexableWord = (word: string) => word.length <= SURELY_SHORT || Buffer.byteLength(word) <= MAX_LEXEME_BYTES;
 
-/** One field's to_tsvector: each word's positions, ascending, deduplicated once clamped. */
-function fieldPositions(text: string): Map<string, number[]> {
-  const lexemes = new Map<string, number[]>();
-  let position = 0;
-  for (const word of searchWords(text)) {
-    if (!indexableWord(word)) continue;
-    position = Math.min(position + 1, MAX_POSITION);
-    const positions = lexemes.get(word);
-    if (positions === undefined) lexemes.set(word, [position]);
-    else if (positions.length < MAX_FIELD_POSITIONS && positions[positions.length - 1] !== position) positions.push(position);
-  }
-  return lexemes;
-}
-
-/** `left || setweight(right, weight)`: the right's positions follow the left's largest one (tsvector_concat, add_pos). */
-function concatenate(vector: Map<string, Entry>, right: Map<string, number[]>, weight: SearchWeight, shift: number): number {
-  let largest = shift;
-  for (const [word, positions] of right) {
-    let entry = vector.get(word);
-    if (entry === undefined) vector.set(word, (entry = { positions: [], weights: [] }));
-    for (const position of positions) {
-      const last = entry.positions[entry.positions.length - 1];
-      if (entry.positions.length >= MAX_POSITIONS || last === MAX_POSITION) break;
-      const shifted = Math.min(position + shift, MAX_POSITION);
-      entry.positions.push(shifted);
-      entry.weights.push(weight);
-      largest = Math.max(largest, shifted);
-    }
-  }
-  return largest;
-}
-
 /** A tsvector or tsquery literal quotes each lexeme; searchWords gives letters and digits only, escaped all the same. */
-export const quotedLexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+export const quotedLexeme = (word: string) => (/[\\']/.test(word) ? `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` : `'${word}'`);
 
 /** The first `count` characters (code points, as PostgreSQL's left() counts them) of a text. */
 export function firstCharacters(text: string, count: number): string {
@@ -78,14 +41,50 @@ export function firstCharacters(text: string, count: number): string {
   return text.slice(0, end);
 }
 
+/** A lexeme's positions so far: in the whole vector (`||`) and in the field being added (to_tsvector). */
+interface Entry {
+  positions: string;
+  count: number;
+  last: number;
+  field: number;
+  fieldCount: number;
+  fieldLast: number;
+}
+
+/**
+ * Adds one field as `vector || setweight(to_tsvector(field), weight)`: to_tsvector keeps a lexeme's
+ * ascending positions once each, at most MAX_FIELD_POSITIONS; `||` shifts them by the vector's largest
+ * position, clamps them, and stops a lexeme at MAX_POSITIONS or at the last position (tsvector_concat).
+ * Returns the vector's new largest position.
+ */
+function addField(vector: Map<string, Entry>, field: SearchVectorField, index: number, shift: number): number {
+  let largest = shift;
+  let position = 0;
+  for (const word of searchWords(field.text)) {
+    if (!indexableWord(word)) continue;
+    position = Math.min(position + 1, MAX_POSITION);
+    let entry = vector.get(word);
+    if (entry === undefined) vector.set(word, (entry = { positions: '', count: 0, last: 0, field: index, fieldCount: 0, fieldLast: 0 }));
+    if (entry.field !== index) Object.assign(entry, { field: index, fieldCount: 0, fieldLast: 0 });
+    if (entry.fieldCount >= MAX_FIELD_POSITIONS || entry.fieldLast === position) continue;
+    entry.fieldCount++;
+    entry.fieldLast = position;
+    if (entry.count >= MAX_POSITIONS || entry.last === MAX_POSITION) continue;
+    const shifted = Math.min(position + shift, MAX_POSITION);
+    entry.positions += `${entry.count === 0 ? '' : ','}${shifted}${field.weight}`;
+    entry.count++;
+    entry.last = shifted;
+    largest = Math.max(largest, shifted);
+  }
+  return largest;
+}
+
 /** The fields in order of concatenation, as tsvector input text ('' for no words). */
 export function searchVectorText(fields: SearchVectorField[]): string {
   const vector = new Map<string, Entry>();
   let largest = 0;
-  for (const field of fields) largest = concatenate(vector, fieldPositions(field.text), field.weight, largest);
-  const lexemes: string[] = [];
-  for (const [word, entry] of vector) {
-    lexemes.push(`${quotedLexeme(word)}:${entry.positions.map((p, i) => `${p}${entry.weights[i]}`).join(',')}`);
-  }
-  return lexemes.join(' ');
+  fields.forEach((field, index) => (largest = addField(vector, field, index, largest)));
+  let text = '';
+  for (const [word, entry] of vector) text += `${text === '' ? '' : ' '}${quotedLexeme(word)}:${entry.positions}`;
+  return text;
 }
