@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { SearchField, SearchQuery, SearchTerm } from '../../core/search-query.js';
+import { indexableWord, quotedLexeme } from '../../core/search-vector.js';
 import type { Database } from './schema.js';
 import { toFlag } from './sql.js';
 
@@ -62,14 +63,21 @@ function sqliteConditions(terms: SearchTerm[], plan: SqliteSearchPlan): RawBuild
   return conditions;
 }
 
-function tsqueryTerm(term: SearchTerm): string {
-  const phrase = term.words.map((w) => `'${w}'${TSVECTOR_WEIGHTS[term.field]}`).join(' <-> ');
+/** A term as tsquery text, or undefined if none of its words fits in a tsvector (to_tsquery ignored those). */
+function tsqueryTerm(term: SearchTerm): string | undefined {
+  const words = term.words.filter(indexableWord);
+  if (words.length === 0) return undefined;
+  const phrase = words.map((w) => `${quotedLexeme(w)}${TSVECTOR_WEIGHTS[term.field]}`).join(' <-> ');
   return term.negated ? `!(${phrase})` : `(${phrase})`;
 }
 
+/** The words go in as a tsquery literal, exactly as searchVectorText wrote them into the tsvector (D53). */
 function postgresConditions(terms: SearchTerm[]): RawBuilder<SqlBool>[] {
   if (terms.length === 0) return [];
-  return [sql<SqlBool>`emails.search_vector @@ to_tsquery('simple', ${terms.map(tsqueryTerm).join(' & ')})`];
+  const query = terms.flatMap((t) => tsqueryTerm(t) ?? []).join(' & ');
+  // An empty tsquery, like to_tsquery's of such words, matches nothing.
+  if (query === '') return [sql<SqlBool>`false`];
+  return [sql<SqlBool>`emails.search_vector @@ ${query}::tsquery`];
 }
 
 /** The conditions a search adds to the list's WHERE clause, ANDed by the caller (`plan`: SQLite only). */

@@ -107,6 +107,8 @@ export interface EmailsTable {
   size: number;
   eml_key: string;
   remote_address: string | null;
+  /** PostgreSQL only: tsvector text of the searchable fields (core/search-vector.ts, migrations 0020 and 0027). */
+  search_vector?: string;
   /** The SMTP envelope (migration 0020); null for mail stored before it. */
   mail_from?: string | null;
   helo?: string | null;

@@ -10,7 +10,8 @@ import type { Dialect } from '../database.js';
  * SQLite: an FTS5 table keyed by a small integer map (emails has text ids, and the implicit rowid of
  * such a table may change on VACUUM), filled and emptied by triggers. Contentless: the text is
  * already in emails. PostgreSQL: a generated tsvector with a GIN index; the field of each word is its
- * weight (A subject, B sender, C recipients, D body), so `from:` is a weight-restricted lexeme.
+ * weight (A subject, B sender, C recipients, D body), so `from:` is a weight-restricted lexeme. Since
+ * migration 0027 Mailroom writes that vector itself (core/search-vector.ts).
  */
 const BODY_CHARS = 100_000;
 

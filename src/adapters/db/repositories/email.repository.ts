@@ -9,6 +9,7 @@ import { matchesFewInSqlite, searchConditions, wantedExpression, type SqliteSear
 import type { Database } from '../schema.js';
 import { reusableInsert } from '../reusable-query.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
+import { firstCharacters, searchVectorText } from '../../../core/search-vector.js';
 
 export interface EmailFilter {
   /** Only these emails (bulk actions by id). */
@@ -175,6 +176,23 @@ const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
   updatedAt: row.updated_at,
 });
 
+/** The searchable fields in tsvector order; the body as far as migration 0020 indexed it. */
+const SEARCHED_BODY_CHARS = 100_000;
+const searchVector = (row: EmailRow) =>
+  searchVectorText([
+    { text: row.subject, weight: 'A' },
+    { text: row.from_address, weight: 'B' },
+    { text: row.recipients_search, weight: 'C' },
+    { text: firstCharacters(row.text_body ?? '', SEARCHED_BODY_CHARS), weight: 'D' },
+  ]);
+
+/** PostgreSQL's row also carries the search tsvector, which the server no longer computes (D53). */
+function postgresEmailRow(item: NewEmail): EmailRow {
+  const row = emailRow(item);
+  row.search_vector = searchVector(row);
+  return row;
+}
+
 function emailRow(item: NewEmail): EmailRow {
   const { email } = item;
   return {
@@ -234,7 +252,7 @@ export class EmailRepository {
   /** Several emails with their attachments in as few statements as the parameter limits allow (group commit). */
   async insertMany(items: NewEmail[]): Promise<void> {
     for (let start = 0; start < items.length; start += EMAIL_ROWS_PER_INSERT) {
-      await insertEmails(this.db, items.slice(start, start + EMAIL_ROWS_PER_INSERT).map(emailRow));
+      await insertEmails(this.db, items.slice(start, start + EMAIL_ROWS_PER_INSERT).map(this.postgres ? postgresEmailRow : emailRow));
     }
     const rows = items.flatMap((item) =>
       item.email.attachments.map((a, position) => ({
