@@ -30,7 +30,8 @@ function shebang(build: MailroomBuild): { env: Record<string, string>; nodeArgs:
   const firstLine = readFileSync(ENTRIES[build], 'utf8').split('\n', 1)[0] ?? '';
   const words = /^#!\/usr\/bin\/env -S (.*)$/.exec(firstLine)?.[1]?.split(' ').filter(Boolean) ?? [];
   const node = words.indexOf('node');
-  const assignments = words.slice(0, Math.max(node, 0)).map((word) => word.split('=', 2) as [string, string]);
+  if (node === -1) return { env: {}, nodeArgs: [] };
+  const assignments = words.slice(0, node).map((word) => word.split('=', 2) as [string, string]);
   return { env: Object.fromEntries(assignments), nodeArgs: words.slice(node + 1) };
 }
 
