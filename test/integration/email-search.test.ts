@@ -71,6 +71,16 @@ describe.each(TEST_DIALECTS)('GET /emails?q= searches the whole mail (%s)', (dia
     await t.http.post('/api/v1/emails/delete', { q: 'needleword' });
   });
 
+  it('indexes the first 100,000 characters of the body, counted as characters, not bytes', async () => {
+    const { address } = (await t.http.post('/api/v1/inboxes', { prefix: 'cutoff' })).json<{ address: string }>();
+    // 120,000 bytes but 80,000 characters before the first word, 110,011 before the second.
+    const text = `${'я '.repeat(40_000)}insidecutoff ${'b '.repeat(15_000)}outsidecutoff`;
+    await sendMail(t.smtpPort, { from: 'long@news.example', to: address, subject: 'Long body', text });
+    expect(await subjects('insidecutoff')).toEqual(['Long body']);
+    expect(await subjects('outsidecutoff')).toEqual([]);
+    await t.http.post('/api/v1/emails/delete', { q: 'insidecutoff' });
+  });
+
   it('answers 400 with a message for a query it cannot run', async () => {
     for (const [q, message] of [
       ['x'.repeat(10_000), /1000 characters/],

@@ -24,6 +24,7 @@ import * as m0023 from './migrations/0023-account-tokens.js';
 import * as m0025 from './migrations/0025-drop-unused-email-index.js';
 import * as m0026 from './migrations/0026-ingest-index-entries.js';
 import * as m0027 from './migrations/0027-search-vector-from-node.js';
+import * as m0028 from './migrations/0028-search-index-body-unsliced.js';
 import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0025-drop-unused-email-index': m0025,
   '0026-ingest-index-entries': m0026,
   '0027-search-vector-from-node': m0027,
+  '0028-search-index-body-unsliced': m0028,
 };
 
 // Each driver is required only by the dialect that uses it: a process never needs both (D34).
