@@ -177,11 +177,11 @@ function warnIfFewDescriptors(config: AppConfig, logger: Logger): void {
  * adapters' libraries (mailauth, postal-mime) load only then: the main thread never runs them
  * otherwise, and they are some 10 MB of its heap (docs/decisions.md D34).
  */
-async function createAnalyzer(config: AppConfig, overrides: AppOverrides, onWorkerError: (error: unknown) => void): Promise<MessageAnalyzer> {
+async function createAnalyzer(config: AppConfig, overrides: AppOverrides, searchVectors: boolean, onWorkerError: (error: unknown) => void): Promise<MessageAnalyzer> {
   const authDeadlineMs = config.dns.timeoutMs * 3;
   const injected = overrides.parser ?? overrides.authenticator ?? overrides.resolver;
   if (config.ingestWorkers > 0 && injected === undefined) {
-    return new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs, extraction: config.extraction }, onWorkerError);
+    return new WorkerPoolMessageAnalyzer(config.ingestWorkers, { dns: config.dns, mxHost: config.mxHost, authDeadlineMs, extraction: config.extraction, searchVectors }, onWorkerError);
   }
   const [{ InlineMessageAnalyzer }, { PostalMimeParser }, { MailauthAuthenticator }] = await Promise.all([
     import('./adapters/mail/inline.message-analyzer.js'),
@@ -193,7 +193,7 @@ async function createAnalyzer(config: AppConfig, overrides: AppOverrides, onWork
   // resolver answers as its test says.
   const authResolver = overrides.resolver ?? createCachingNodeDnsResolver(config.dns.servers, config.dns.timeoutMs);
   const authenticator = overrides.authenticator ?? new MailauthAuthenticator(authResolver, config.mxHost, authDeadlineMs);
-  return new InlineMessageAnalyzer(parser, authenticator, config.extraction);
+  return new InlineMessageAnalyzer(parser, authenticator, config.extraction, searchVectors);
 }
 
 /** The rate limiter's and login throttles' Redis, in distributed mode only; ioredis loads then (D34). */
@@ -234,7 +234,8 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
   const openCustom: OpenCustomStore = (target, credentials) => openCustomBlobStore(target, credentials, storageGuard);
   const blobs = new TenantBlobStores(serviceBlobs, repos, secrets, openCustom, STORAGE_CACHE_MS, logBackgroundError);
   const { events, connectionGroups } = await createEventAdapters(config, logBackgroundError, overrides.events);
-  const analyzer = await createAnalyzer(config, overrides, logBackgroundError);
+  // PostgreSQL's search vector is built by Mailroom (D53), on the analysis threads (D57); SQLite's FTS5 needs none.
+  const analyzer = await createAnalyzer(config, overrides, db.dialect === 'postgres', logBackgroundError);
 
   const participants: IngestParticipant[] = [];
   const tasks: BackgroundTask[] = [];

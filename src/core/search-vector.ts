@@ -1,3 +1,4 @@
+import { recipientsSearchText, type HeaderRecipients } from './email-recipients.js';
 import { searchWords } from './search-query.js';
 
 /**
@@ -88,3 +89,22 @@ export function searchVectorText(fields: SearchVectorField[]): string {
   for (const [word, entry] of vector) text += `${text === '' ? '' : ' '}${quotedLexeme(word)}:${entry.positions}`;
   return text;
 }
+
+/** What an email's vector is built from: its stored subject, sender, recipients and text body (null when not stored). */
+export interface SearchableEmail extends HeaderRecipients {
+  subject: string;
+  from: string;
+  textBody: string | null;
+}
+
+/** The body as far as migration 0020 indexed it. */
+const SEARCHED_BODY_CHARS = 100_000;
+
+/** An email's tsvector text: subject (A), sender (B), recipients (C), body (D), as migration 0020 ordered them. */
+export const emailSearchVector = (email: SearchableEmail) =>
+  searchVectorText([
+    { text: email.subject, weight: 'A' },
+    { text: email.from, weight: 'B' },
+    { text: recipientsSearchText(email), weight: 'C' },
+    { text: firstCharacters(email.textBody ?? '', SEARCHED_BODY_CHARS), weight: 'D' },
+  ]);

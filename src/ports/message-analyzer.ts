@@ -8,10 +8,22 @@ import type { ParsedMessage } from './mime-parser.js';
 export interface MessageAnalysis extends Extraction {
   parsed: ParsedMessage;
   auth: AuthResults;
+  /** PostgreSQL only: each `searchCopies` entry's search tsvector text, in their order (D57). */
+  searchVectors?: string[];
 }
 
-/** A spooled message is read from its file where the analysis runs (a worker reads it itself). */
-export type AnalysisInput = Omit<AuthenticationInput, 'raw'> & { raw: MessageBytes };
+/** One tenant's copy of the message as its search vector sees it: the envelope recipients it is for, and whether its body is stored. */
+export interface SearchCopy {
+  deliveryAddresses: string[];
+  withBody: boolean;
+}
+
+/**
+ * A spooled message is read from its file where the analysis runs (a worker reads it itself).
+ * `searchCopies`: the copies whose search vectors an analyzer built for PostgreSQL computes beside the
+ * analysis, off the main thread (D57); an analyzer for SQLite ignores them.
+ */
+export type AnalysisInput = Omit<AuthenticationInput, 'raw'> & { raw: MessageBytes; searchCopies?: SearchCopy[] };
 
 /**
  * The CPU-heavy half of ingest: MIME parsing, SPF/DKIM/DMARC and artefact extraction for one message, on this thread or

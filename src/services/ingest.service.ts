@@ -1,5 +1,5 @@
 import { timeOrderedUuid } from '../core/time-ordered-id.js';
-import { normaliseAddress } from '../core/address.js';
+import { storedRecipients } from '../core/email-recipients.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
 import { InvalidInputError, UnavailableError } from '../core/errors.js';
 import type { Extraction } from '../core/extract.js';
@@ -65,14 +65,6 @@ function groupByTenant(deliveries: Delivery[]): Delivery[][] {
     groups.set(delivery.tenantId, group);
   }
   return [...groups.values()];
-}
-
-/** Envelope recipients that no To or Cc header names were blind copies (as Mailpit shows them). */
-function blindCopies(parsed: ParsedMessage, deliveries: Delivery[]): string[] {
-  const visible = new Set([...parsed.to, ...parsed.cc].map(normaliseAddress));
-  const bcc = new Set(parsed.bcc.map(normaliseAddress));
-  for (const delivery of deliveries) if (!visible.has(delivery.address)) bcc.add(delivery.address);
-  return [...bcc];
 }
 
 /** Seconds each step of one ingest took (the metrics' stage histogram, docs/operations.md). */
@@ -158,15 +150,16 @@ export class IngestService {
     const emls = Promise.allSettled(copies.map(({ placement }) => this.putBlob(placement.emlKey, message.raw, 'message/rfc822', written)));
     let writes: TenantWrite[];
     try {
-      const [{ parsed, auth, extracted, extractionSkipped }, spam] = await Promise.all([
-        this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom }),
+      const searchCopies = copies.map(({ deliveries, placement }) => ({ deliveryAddresses: deliveries.map((d) => d.address), withBody: !placement.metadataOnly }));
+      const [{ parsed, auth, extracted, extractionSkipped, searchVectors }, spam] = await Promise.all([
+        this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom, searchCopies }),
         this.checkSpam(message),
       ]);
       if (parsed.attachments.length > this.maxAttachments) {
         throw new InvalidInputError('TOO_MANY_ATTACHMENTS', `Message has ${parsed.attachments.length} attachments; the limit is ${this.maxAttachments}`);
       }
-      writes = copies.map(({ deliveries, emailId, placement }) =>
-        this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement }),
+      writes = copies.map(({ deliveries, emailId, placement }, index) =>
+        this.prepare({ message, parsed, auth, spam, extraction: { extracted, extractionSkipped }, deliveries, baseEmailId, emailId, receivedAt, placement, searchVector: searchVectors?.[index] }),
       );
     } catch (error) {
       // The refusal or failure stands as it is; the EMLs written meanwhile go, once no put is in flight.
@@ -222,8 +215,9 @@ export class IngestService {
     emailId: string;
     receivedAt: string;
     placement: EmailBlobPlacement;
+    searchVector: string | undefined;
   }): TenantWrite {
-    const { message, parsed, auth, spam, extraction, deliveries, baseEmailId, emailId, receivedAt, placement } = args;
+    const { message, parsed, auth, spam, extraction, deliveries, baseEmailId, emailId, receivedAt, placement, searchVector } = args;
     const first = deliveries[0] as Delivery;
     const tenantId = first.tenantId;
     const attachments: AttachmentMeta[] = parsed.attachments.map((a) => ({
@@ -241,9 +235,7 @@ export class IngestService {
       baseEmailId,
       messageId: parsed.messageId,
       from: parsed.from || message.mailFrom,
-      to: parsed.to.length > 0 ? parsed.to : deliveries.map((d) => d.address),
-      cc: parsed.cc,
-      bcc: blindCopies(parsed, deliveries),
+      ...storedRecipients(parsed, deliveries.map((d) => d.address)),
       subject: parsed.subject,
       date: parsed.date ?? receivedAt,
       read: false,
@@ -270,6 +262,7 @@ export class IngestService {
         emlKey: placement.emlKey,
         attachmentKeys: attachments.map((a) => placement.attachmentKey(a.id, a.filename)),
         spamRecheckAt: this.spam?.firstRecheckAt(spam, receivedAt) ?? null,
+        searchVector,
       },
       attachmentBytes: parsed.attachments.map((a) => a.content),
       inboxMessages,

@@ -1,7 +1,6 @@
 import type { ExtractionLimits } from '../../core/extract.js';
 import type { SpooledMessage } from '../../core/message-bytes.js';
-import type { AuthenticationInput } from '../../ports/mail-authenticator.js';
-import type { MessageAnalysis } from '../../ports/message-analyzer.js';
+import type { AnalysisInput, MessageAnalysis } from '../../ports/message-analyzer.js';
 
 /** What a worker needs to build its own parser and authenticator: data only, no functions cross threads. */
 export interface AnalyzerWorkerConfig {
@@ -10,12 +9,14 @@ export interface AnalyzerWorkerConfig {
   /** Upper bound for all DNS lookups of one message together. */
   authDeadlineMs: number;
   extraction: ExtractionLimits;
+  /** The database is PostgreSQL: build the search vectors (D57). */
+  searchVectors: boolean;
 }
 
 export interface AnalyzeRequest {
   id: number;
   /** Bytes in shared memory (a small message), or the spool file the worker reads itself (a large one). */
-  input: Omit<AuthenticationInput, 'raw'> & { raw: Uint8Array | SpooledMessage };
+  input: Omit<AnalysisInput, 'raw'> & { raw: Uint8Array | SpooledMessage };
 }
 
 export type AnalyzeResponse =

@@ -3,7 +3,9 @@ import { InvalidInputError } from '../../core/errors.js';
 import { isSpooled } from '../../core/message-bytes.js';
 import { extractWithinBudget, warmUpExtraction, type ExtractionLimits } from '../../core/extract.js';
 import type { MailAuthenticator } from '../../ports/mail-authenticator.js';
-import type { AnalysisInput, MessageAnalysis, MessageAnalyzer } from '../../ports/message-analyzer.js';
+import { storedRecipients } from '../../core/email-recipients.js';
+import { emailSearchVector } from '../../core/search-vector.js';
+import type { AnalysisInput, MessageAnalysis, MessageAnalyzer, SearchCopy } from '../../ports/message-analyzer.js';
 import type { MimeParser, ParsedMessage } from '../../ports/mime-parser.js';
 
 /**
@@ -19,12 +21,24 @@ function unshared(raw: Buffer): Buffer {
   return own;
 }
 
+/** The copy's vector from the fields the ingest service stores for it (its `prepare`). */
+function searchVectorOf(parsed: ParsedMessage, mailFrom: string, copy: SearchCopy): string {
+  return emailSearchVector({
+    subject: parsed.subject,
+    from: parsed.from || mailFrom,
+    ...storedRecipients(parsed, copy.deliveryAddresses),
+    textBody: copy.withBody ? parsed.text : null,
+  });
+}
+
 /** Parses, authenticates and extracts on the calling thread; also what each pool worker runs. */
 export class InlineMessageAnalyzer implements MessageAnalyzer {
   constructor(
     private readonly parser: MimeParser,
     private readonly authenticator: MailAuthenticator,
     private readonly extractionLimits: ExtractionLimits,
+    /** The database is PostgreSQL, whose search vector Mailroom builds (D53): build it here, not on the main thread (D57). */
+    private readonly searchVectors = false,
   ) {
     warmUpExtraction();
   }
@@ -32,7 +46,9 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
   async analyze(message: AnalysisInput): Promise<MessageAnalysis> {
     const input = { ...message, raw: isSpooled(message.raw) ? await readFile(message.raw.path) : unshared(message.raw) };
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
-    return { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
+    const analysis: MessageAnalysis = { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
+    if (this.searchVectors && message.searchCopies !== undefined) analysis.searchVectors = message.searchCopies.map((copy) => searchVectorOf(parsed, message.mailFrom, copy));
+    return analysis;
   }
 
   async close(): Promise<void> {}

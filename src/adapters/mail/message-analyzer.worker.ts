@@ -22,6 +22,7 @@ const analyzer = new InlineMessageAnalyzer(
   new PostalMimeParser(),
   new MailauthAuthenticator(createCachingNodeDnsResolver(config.dns.servers, config.dns.timeoutMs), config.mxHost, config.authDeadlineMs),
   config.extraction,
+  config.searchVectors,
 );
 
 port.on('message', ({ id, input }: AnalyzeRequest) => {

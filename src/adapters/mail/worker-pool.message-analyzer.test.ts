@@ -6,12 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSilentDnsServer } from '../../../test/helpers/dns-server.js';
 import { UnavailableError } from '../../core/errors.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../core/extract.js';
+import { emailSearchVector } from '../../core/search-vector.js';
 import { transferablesOf } from './analyzer-protocol.js';
 import { WorkerPoolMessageAnalyzer } from './worker-pool.message-analyzer.js';
 
 const raw = Buffer.from('From: a@example.com\r\nTo: b@example.com\r\nSubject: hi\r\n\r\nYour code is 482913.\r\n');
 const input = { raw, clientIp: '127.0.0.1', helo: 'client.example', mailFrom: 'a@example.com' };
-const config = (servers: string[], timeoutMs = 100) => ({ dns: { servers, timeoutMs }, mxHost: 'mx.example', authDeadlineMs: timeoutMs * 3, extraction: DEFAULT_EXTRACTION_LIMITS });
+const config = (servers: string[], timeoutMs = 100, searchVectors = false) => ({ dns: { servers, timeoutMs }, mxHost: 'mx.example', authDeadlineMs: timeoutMs * 3, extraction: DEFAULT_EXTRACTION_LIMITS, searchVectors });
 
 /** The pool's threads, to stop one the way a crash would. */
 const slotsOf = (pool: WorkerPoolMessageAnalyzer) => (pool as unknown as { slots: Array<{ worker: Worker; ready: boolean }> }).slots;
@@ -26,6 +27,24 @@ describe('WorkerPoolMessageAnalyzer', () => {
     expect(analysis.parsed).toMatchObject({ from: 'a@example.com', subject: 'hi' });
     expect(analysis.auth.authSummary).toMatch(/^SPF: \w+, DKIM: none, DMARC: \w+$/);
     expect(analysis.extracted?.otp).toBe('482913');
+  });
+
+  it('builds each copy\'s search vector when configured for PostgreSQL, and none otherwise', async () => {
+    const searchCopies = [
+      { deliveryAddresses: ['b@example.com', 'hidden@example.com'], withBody: true },
+      { deliveryAddresses: ['other@tenant.example'], withBody: false },
+    ];
+    pool = new WorkerPoolMessageAnalyzer(1, config(['127.0.0.1:9'], 100, true), () => undefined);
+    const analysis = await pool.analyze({ ...input, searchCopies });
+    const common = { subject: 'hi', from: 'a@example.com', to: ['b@example.com'], cc: [] };
+    expect(analysis.searchVectors).toEqual([
+      emailSearchVector({ ...common, bcc: ['hidden@example.com'], textBody: 'Your code is 482913.\n' }),
+      emailSearchVector({ ...common, bcc: ['other@tenant.example'], textBody: null }),
+    ]);
+    expect(analysis.searchVectors?.[0]).toContain("'482913':");
+    await pool.close();
+    pool = new WorkerPoolMessageAnalyzer(1, config(['127.0.0.1:9']), () => undefined);
+    expect((await pool.analyze({ ...input, searchCopies })).searchVectors).toBeUndefined();
   });
 
   it('reads a spooled message from its file in the worker: the same analysis, and the file is left in place', async () => {

@@ -9,7 +9,8 @@ import { matchesFewInSqlite, searchConditions, wantedExpression, type SqliteSear
 import type { Database } from '../schema.js';
 import { reusableInsert } from '../reusable-query.js';
 import { containsIgnoringCase, fromFlag, parseJson, toFlag } from '../sql.js';
-import { firstCharacters, searchVectorText } from '../../../core/search-vector.js';
+import { emailSearchVector } from '../../../core/search-vector.js';
+import { recipientsSearchText } from '../../../core/email-recipients.js';
 
 export interface EmailFilter {
   /** Only these emails (bulk actions by id). */
@@ -46,6 +47,8 @@ export interface NewEmail {
   attachmentKeys: string[];
   /** When the recheck worker first asks the spam filter again (the filter missed the deadline), else null. */
   spamRecheckAt?: string | null;
+  /** PostgreSQL's search tsvector text, when the analysis built it (D57); otherwise insertMany does. */
+  searchVector?: string;
 }
 
 /** Mail whose spam check the recheck worker is to try again: the email, where its EML is, and the tries so far. */
@@ -176,20 +179,10 @@ const toEmail = (row: SummaryRow, attachments: AttachmentMeta[]): Email => ({
   updatedAt: row.updated_at,
 });
 
-/** The searchable fields in tsvector order; the body as far as migration 0020 indexed it. */
-const SEARCHED_BODY_CHARS = 100_000;
-const searchVector = (row: EmailRow) =>
-  searchVectorText([
-    { text: row.subject, weight: 'A' },
-    { text: row.from_address, weight: 'B' },
-    { text: row.recipients_search, weight: 'C' },
-    { text: firstCharacters(row.text_body ?? '', SEARCHED_BODY_CHARS), weight: 'D' },
-  ]);
-
-/** PostgreSQL's row also carries the search tsvector, which the server no longer computes (D53). */
+/** PostgreSQL's row also carries the search tsvector, which the server no longer computes (D53), mostly built by the analysis (D57). */
 function postgresEmailRow(item: NewEmail): EmailRow {
   const row = emailRow(item);
-  row.search_vector = searchVector(row);
+  row.search_vector = item.searchVector ?? emailSearchVector({ ...item.email, textBody: item.textBody });
   return row;
 }
 
@@ -205,7 +198,7 @@ function emailRow(item: NewEmail): EmailRow {
     to_json: JSON.stringify(email.to),
     cc_json: JSON.stringify(email.cc),
     bcc_json: JSON.stringify(email.bcc),
-    recipients_search: [...email.to, ...email.cc, ...email.bcc].join(', ').toLowerCase(),
+    recipients_search: recipientsSearchText(email),
     subject: email.subject,
     date: email.date,
     read: toFlag(email.read),
