@@ -1,6 +1,6 @@
 /**
  * Issue 15's idle latency alone, with where its time goes: a fresh Mailroom gets bench:smtp's
- * warm-up, then `--runs` rounds of bench/support/idle-latency.ts's 50 samples, each round printed
+ * warm-up, then `--runs` rounds of bench/support/idle-latency.ts's samples (200 by default), each round printed
  * with the client's end of DATA → 250 and the server's stage histograms over those samples only.
  * A minute instead of bench:smtp's several; the figures are the same measurement. See bench/README.md.
  */
@@ -10,15 +10,15 @@ import { loadavg } from 'node:os';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
-import { idleLatency } from './support/idle-latency.js';
+import { IDLE_SAMPLES, idleLatency } from './support/idle-latency.js';
 import { printStageRows } from './support/ingest-stages.js';
 
 const { values: options } = parseArgs({
   options: {
     ...SMTP_LOAD_OPTIONS,
     database: { type: 'string', default: 'sqlite' },
-    runs: { type: 'string', default: '3' },
-    samples: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '2' },
+    samples: { type: 'string', default: String(IDLE_SAMPLES) },
   },
 });
 const BUILD = options.from as MailroomBuild;

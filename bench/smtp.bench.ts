@@ -11,7 +11,7 @@ import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
-import { idleLatency, type IdleLatency } from './support/idle-latency.js';
+import { IDLE_SAMPLES, IDLE_WARMUP, idleLatency, type IdleLatency } from './support/idle-latency.js';
 import { printStageRows } from './support/ingest-stages.js';
 import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspamd.js';
 
@@ -27,8 +27,6 @@ const BODY_BYTES = Number(options.size);
 const WARMUP = Number(options.warmup);
 const POSTGRES_URL = process.env.MAILROOM_BENCH_DATABASE_URL ?? process.env.MAILROOM_TEST_DATABASE_URL;
 const BUILD = options.from as MailroomBuild;
-const IDLE_SAMPLES = 50;
-const IDLE_WARMUP = 5;
 
 interface Row {
   target: string;

@@ -11,7 +11,7 @@ import { BlobWriterThreads } from './blob-writer-threads.js';
 /** Writer threads per store: the fsyncs already run side by side on libuv's pool (docs/decisions.md D37). */
 const WRITER_THREADS = 1;
 
-/** Blobs as files under one root. Writes go to a temporary name, are fsynced, then renamed into place. */
+/** Blobs as files under one root. Writes go to a temporary name, are fdatasynced (bytes and size), then renamed into place. */
 export class DiskBlobStore implements BlobStore {
   private readonly root: string;
   private readonly writers = new BlobWriterThreads(WRITER_THREADS);
@@ -40,7 +40,7 @@ export class DiskBlobStore implements BlobStore {
     const file = await open(temporary, 'w', 0o600);
     try {
       for await (const chunk of data) await file.write(chunk as Buffer);
-      await file.sync();
+      await file.datasync();
     } catch (error) {
       await file.close();
       await rm(temporary, { force: true });
@@ -60,7 +60,7 @@ export class DiskBlobStore implements BlobStore {
       const file = await open(temporary, 'r+');
       try {
         await file.chmod(0o600);
-        await file.sync();
+        await file.datasync();
       } finally {
         await file.close();
       }

@@ -113,12 +113,13 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
           helo: session.hostNameAppearsAs ?? '',
         });
         const seconds = (performance.now() - started) / 1000;
+        // The 250 first: the log line is a write to stdout the sender need not wait for.
+        callback(null, `Message accepted <${id}>`);
         options.metrics.messageAccepted(seconds);
         options.metrics.ingestStage('analysis', timings.analysis);
         options.metrics.ingestStage('blobs', timings.blobs);
         options.metrics.ingestStage('rows', timings.rows);
         options.logger.info({ emailId: id, session: session.id, size: raw.byteLength, spooled: 'spooled' in outcome, ms: Math.round(seconds * 1000) }, 'message accepted');
-        callback(null, `Message accepted <${id}>`);
       })
       .catch((error: unknown) => {
         const reply = smtpReplyFor(error);

@@ -5,6 +5,7 @@ import type { Extracted, Extraction, ExtractionSkipped } from '../../../core/ext
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { Database } from '../schema.js';
 import { containsIgnoringCase, fromFlag, parseJson } from '../sql.js';
+import { reusableQuery } from '../reusable-query.js';
 import { attachmentsOf } from './email.repository.js';
 
 /** An inbox message (spec 2.6) joined with the stored email it points at. */
@@ -55,6 +56,7 @@ const COLUMNS = [
   'emails.html_body',
   'emails.headers_json',
   'emails.read',
+  'emails.has_attachments',
 ] as const;
 
 type JoinedRow = {
@@ -71,6 +73,7 @@ type JoinedRow = {
   html_body: string | null;
   headers_json: string;
   read: number;
+  has_attachments: number;
 };
 
 function readExtraction(json: string): Extraction {
@@ -101,6 +104,15 @@ const toRecord = (row: JoinedRow, attachments: Map<string, AttachmentMeta[]>): I
   };
 };
 
+const messageById = reusableQuery((db, inboxId: string, messageId: string) =>
+  db
+    .selectFrom('inbox_messages')
+    .innerJoin('emails', 'emails.id', 'inbox_messages.email_id')
+    .where('inbox_messages.inbox_id', '=', inboxId)
+    .where('inbox_messages.id', '=', messageId)
+    .select(COLUMNS),
+);
+
 /** Reads of an inbox's messages; `uid` (the global ascending sequence) orders them by arrival. */
 export class InboxMessageRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -112,8 +124,9 @@ export class InboxMessageRepository {
       .where('inbox_messages.inbox_id', '=', inboxId);
   }
 
+  /** Most mail has no attachments: for rows whose email says so, the attachments are not queried. */
   private async toRecords(rows: JoinedRow[]): Promise<InboxMessageRecord[]> {
-    const attachments = await attachmentsOf(this.db, rows.map((row) => row.email_id));
+    const attachments = await attachmentsOf(this.db, rows.filter((row) => fromFlag(row.has_attachments)).map((row) => row.email_id));
     return rows.map((row) => toRecord(row, attachments));
   }
 
@@ -133,8 +146,9 @@ export class InboxMessageRepository {
     return makePage(await this.toRecords(found), Number(total.n), request);
   }
 
+  /** Compiled once: each long-poll answer (/messages/wait) reads its message here (docs/decisions.md D58). */
   async get(inboxId: string, messageId: string): Promise<InboxMessageRecord | undefined> {
-    const row = await this.joined(inboxId).select(COLUMNS).where('inbox_messages.id', '=', messageId).executeTakeFirst();
+    const [row] = await messageById(this.db, inboxId, messageId);
     return row && (await this.toRecords([row]))[0];
   }
 
