@@ -262,7 +262,7 @@ describe.each(TEST_DIALECTS)('emails API over HTTPS (%s)', (dialect) => {
     });
     const attachmentId = (await t.http.get(`/api/v1/emails/${result.id}`)).json().attachments[0].id;
     const dayDir = join(t.dataDir, 'blobs', 'emails', t.tenant.id, new Date().toISOString().slice(0, 10));
-    const files = [`${result.id}.eml`, `${result.id}.attachment.${attachmentId}`];
+    const files = [`${result.id}.attachment.${attachmentId}`, `${result.id}.eml`];
     expect(readdirSync(dayDir).filter((name) => name.startsWith(result.id)).sort()).toEqual(files);
 
     const deleted = await t.http.delete(`/api/v1/emails/${result.id}`);
