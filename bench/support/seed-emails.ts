@@ -102,7 +102,7 @@ export class EmailSeeder {
       textBody: text,
       htmlBody: htmlOf(text),
       headers: { from: email.from, to: email.to.join(', '), subject: email.subject, 'message-id': email.messageId ?? '' },
-      emlKey: blobKeys.eml(email.tenantId, id),
+      emlKey: blobKeys.eml(email.tenantId, id, at),
       attachmentKeys: [],
     };
   }

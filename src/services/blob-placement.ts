@@ -13,14 +13,14 @@ export interface BlobPlacements {
   placeEmail(tenantId: string, emailId: string, receivedAt: string): Promise<EmailBlobPlacement>;
 }
 
-/** The service store's layout: emails/<tenant>/<email>/… */
-export const servicePlacement = (tenantId: string, emailId: string): EmailBlobPlacement => ({
-  emlKey: blobKeys.eml(tenantId, emailId),
-  attachmentKey: (attachmentId) => blobKeys.attachment(tenantId, emailId, attachmentId),
+/** The service store's layout: emails/<tenant>/<yyyy-mm-dd>/<email>.… (docs/storage.md) */
+export const servicePlacement = (tenantId: string, emailId: string, receivedAt: string): EmailBlobPlacement => ({
+  emlKey: blobKeys.eml(tenantId, emailId, receivedAt),
+  attachmentKey: (attachmentId) => blobKeys.attachment(tenantId, emailId, receivedAt, attachmentId),
   metadataOnly: false,
 });
 
 /** Every tenant in the service store (apps and tests without custom storage). */
 export const SERVICE_PLACEMENTS: BlobPlacements = {
-  placeEmail: async (tenantId, emailId) => servicePlacement(tenantId, emailId),
+  placeEmail: async (tenantId, emailId, receivedAt) => servicePlacement(tenantId, emailId, receivedAt),
 };

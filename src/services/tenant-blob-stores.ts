@@ -56,7 +56,7 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
 
   async placeEmail(tenantId: string, emailId: string, receivedAt: string): Promise<EmailBlobPlacement> {
     const current = await this.currentOf(tenantId);
-    if (current === undefined) return servicePlacement(tenantId, emailId);
+    if (current === undefined) return servicePlacement(tenantId, emailId, receivedAt);
     const { storage } = current;
     const folder = customObjectPaths.emailFolder(tenantId, emailId, receivedAt);
     return {

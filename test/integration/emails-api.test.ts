@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/core/api-key.js';
@@ -260,15 +260,15 @@ describe.each(TEST_DIALECTS)('emails API over HTTPS (%s)', (dialect) => {
       text: 'bye',
       attachments: [{ filename: 'x.txt', content: 'x' }],
     });
-    const blobDir = join(t.dataDir, 'blobs', 'emails', t.tenant.id, result.id);
-    expect(existsSync(join(blobDir, 'message.eml'))).toBe(true);
-    expect(existsSync(join(blobDir, 'attachments'))).toBe(true);
     const attachmentId = (await t.http.get(`/api/v1/emails/${result.id}`)).json().attachments[0].id;
+    const dayDir = join(t.dataDir, 'blobs', 'emails', t.tenant.id, new Date().toISOString().slice(0, 10));
+    const files = [`${result.id}.attachment.${attachmentId}`, `${result.id}.eml`];
+    expect(readdirSync(dayDir).filter((name) => name.startsWith(result.id)).sort()).toEqual(files);
 
     const deleted = await t.http.delete(`/api/v1/emails/${result.id}`);
     expect(deleted.status).toBe(204);
     expect(deleted.body.length).toBe(0);
-    expect(existsSync(blobDir)).toBe(false);
+    for (const file of files) expect(existsSync(join(dayDir, file)), file).toBe(false);
     expect(await t.app.ctx.repos.emails.get(t.tenant.id, result.id)).toBeUndefined();
     for (const path of ['', '/content', '/eml', `/attachments/${attachmentId}`]) {
       expect((await t.http.get(`/api/v1/emails/${result.id}${path}`)).status, path).toBe(404);

@@ -286,7 +286,7 @@ class FailingAttachmentStore extends DiskBlobStore {
 
   override async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
     if (!this.failing) return super.put(key, data, contentType);
-    if (key.includes('/attachments/')) {
+    if (key.includes('.attachment.')) {
       this.attachmentFailed();
       throw new Error('disk full (simulated)');
     }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobKeys } from '../../src/adapters/blobs/blob-keys.js';
 import { sweepOrphanBlobs } from '../../src/services/orphan-blob-sweep.js';
 import { TEST_DIALECTS, createPostgresDatabase } from '../helpers/databases.js';
 import { startS3rver, type RunningServer } from '../helpers/object-store-servers.js';
@@ -50,7 +51,9 @@ describe.runIf(runnable)('two nodes sharing PostgreSQL and one S3 service store'
     const attachment = (await onB.get(`/api/v1/emails/${viaA.id}`)).json().attachments[0];
     expect((await onB.get(`/api/v1/emails/${viaA.id}/attachments/${attachment.id}`)).text).toBe('from A');
     expect((await a.http.get(`/api/v1/emails/${viaB.id}/eml`)).text).toContain('Subject: Via B');
-    expect(await a.app.ctx.blobs.exists(`emails/${a.tenant.id}/${viaB.id}/message.eml`)).toBe(true);
+    const keys = await a.app.ctx.repos.storageConfigs.emailBlobKeys(a.tenant.id, viaB.id);
+    expect(keys?.emlKey).toMatch(new RegExp(`^emails/${a.tenant.id}/\\d{4}-\\d{2}-\\d{2}/${viaB.id}\\.eml$`));
+    expect(await a.app.ctx.blobs.exists(keys?.emlKey as string)).toBe(true);
   });
 
   it('custom storage set on one node is used by the other for new mail', async () => {
@@ -68,20 +71,20 @@ describe.runIf(runnable)('two nodes sharing PostgreSQL and one S3 service store'
     const address = (await onA.post('/api/v1/inboxes', { prefix: 'custom' })).json().address;
     const sent = await sendMail(b.smtpPort, { from: 'x@example.com', to: address, subject: 'Into the bucket', text: 'c' });
     expect((await onA.get(`/api/v1/emails/${sent.id}/eml`)).text).toContain('Subject: Into the bucket');
-    expect(await a.app.ctx.blobs.exists(`emails/${tenant.id}/${sent.id}/message.eml`)).toBe(false);
+    expect(await a.app.ctx.blobs.exists(blobKeys.eml(tenant.id, sent.id, new Date().toISOString()))).toBe(false);
   });
 
-  it('the orphan sweep deletes blobs without a row and keeps those with one', async () => {
-    const orphan = `emails/${a.tenant.id}/${randomUUID()}/message.eml`;
-    await a.app.ctx.blobs.put(orphan, Buffer.from('left by a crash'), 'message/rfc822');
+  it('the orphan sweep deletes blobs without a row, in either layout, and keeps those with one', async () => {
+    const orphans = [`emails/${a.tenant.id}/${randomUUID()}/message.eml`, blobKeys.eml(a.tenant.id, randomUUID(), new Date().toISOString())];
+    for (const orphan of orphans) await a.app.ctx.blobs.put(orphan, Buffer.from('left by a crash'), 'message/rfc822');
     const address = (await a.http.post('/api/v1/inboxes', { prefix: 'kept' })).json().address;
     const kept = await sendMail(a.smtpPort, { from: 'x@example.com', to: address, subject: 'Kept', text: 'k' });
 
     const young = await sweepOrphanBlobs({ blobs: a.app.ctx.blobs, storageConfigs: a.app.ctx.repos.storageConfigs, graceMs: 60_000 });
     expect(young).toBe(0);
     const deleted = await sweepOrphanBlobs({ blobs: a.app.ctx.blobs, storageConfigs: a.app.ctx.repos.storageConfigs, graceMs: 0 }, Date.now() + 1000);
-    expect(deleted).toBe(1);
-    expect(await a.app.ctx.blobs.exists(orphan)).toBe(false);
+    expect(deleted).toBe(2);
+    for (const orphan of orphans) expect(await a.app.ctx.blobs.exists(orphan)).toBe(false);
     expect((await b.client(a.tenant.apiKey).get(`/api/v1/emails/${kept.id}/eml`)).text).toContain('Subject: Kept');
   });
 });

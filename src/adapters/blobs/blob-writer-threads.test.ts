@@ -32,6 +32,16 @@ describe('BlobWriterThreads', () => {
     expect(await readdir(join(dir, 'a'))).toEqual(['shared']);
   });
 
+  it('makes a missing folder, also one removed after an earlier write into it', async () => {
+    const folder = join(dir, 'day');
+    await writers.write(join(folder, 'first'), join(folder, 'first.tmp'), Buffer.from('1'));
+    await writers.write(join(folder, 'second'), join(folder, 'second.tmp'), Buffer.from('2'));
+    await rm(folder, { recursive: true });
+    await writers.write(join(folder, 'third'), join(folder, 'third.tmp'), Buffer.from('3'));
+    expect(await readdir(folder)).toEqual(['third']);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+  });
+
   it('fails a write the file system refuses and leaves no temporary file', async () => {
     const target = join(dir, 'target');
     await writers.write(join(target, 'inside'), join(target, 'inside.tmp'), Buffer.from('x'));

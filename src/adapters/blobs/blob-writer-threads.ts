@@ -15,6 +15,22 @@ const { dirname } = require('node:path');
 function writeAll(fd, bytes) {
   for (let offset = 0; offset < bytes.byteLength; ) offset += fs.writeSync(fd, bytes, offset);
 }
+/**
+ * Opens a new file, making its folder only when it is missing: a folder is shared by a tenant's mail
+ * of a day, so a mkdir per write was a wasted system call (docs/decisions.md D55). A delete may remove
+ * the folder once empty between our mkdir and open, hence the retry.
+ */
+function openCreatingFolder(path) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Mail is private to its tenant: readable by the service's user only, whatever the umask.
+      return fs.openSync(path, 'w', 0o600);
+    } catch (error) {
+      if (error.code !== 'ENOENT' || attempt === 3) throw error;
+      fs.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    }
+  }
+}
 /** The file written and fsynced under its temporary name, then renamed into place; callback(error). */
 function write(target, temporary, bytes, callback) {
   let fd;
@@ -27,9 +43,7 @@ function write(target, temporary, bytes, callback) {
     }
   };
   try {
-    // Mail is private to its tenant: readable by the service's user only, whatever the umask.
-    fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-    fd = fs.openSync(temporary, 'w', 0o600);
+    fd = openCreatingFolder(temporary);
     writeAll(fd, bytes);
   } catch (error) {
     return fail(error);

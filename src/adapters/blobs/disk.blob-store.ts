@@ -133,7 +133,7 @@ export class DiskBlobStore implements BlobStore {
     return error;
   }
 
-  /** Empty per-email folders are removed so deleted mail leaves no trace on disk. */
+  /** Folders left empty (an old email's own, a day's once its mail is gone) are removed so deleted mail leaves no trace on disk. */
   private async removeEmptyParents(dir: string): Promise<void> {
     let current = dir;
     while (current.startsWith(this.root + sep)) {
