@@ -31,6 +31,8 @@ export type AnalysisInput = Omit<AuthenticationInput, 'raw'> & { raw: MessageByt
  * (the sender gets 5xx) and with an UnavailableError when the analysis could not run (4xx: retry).
  */
 export interface MessageAnalyzer {
+  /** Whether it builds search vectors (PostgreSQL): only then are `searchCopies` worth sending. */
+  readonly buildsSearchVectors: boolean;
   analyze(input: AnalysisInput): Promise<MessageAnalysis>;
   /** Releases threads; in-flight analyses are refused with UnavailableError. */
   close(): Promise<void>;

@@ -150,7 +150,9 @@ export class IngestService {
     const emls = Promise.allSettled(copies.map(({ placement }) => this.putBlob(placement.emlKey, message.raw, 'message/rfc822', written)));
     let writes: TenantWrite[];
     try {
-      const searchCopies = copies.map(({ deliveries, placement }) => ({ deliveryAddresses: deliveries.map((d) => d.address), withBody: !placement.metadataOnly }));
+      const searchCopies = this.analyzer.buildsSearchVectors
+        ? copies.map(({ deliveries, placement }) => ({ deliveryAddresses: deliveries.map((d) => d.address), withBody: !placement.metadataOnly }))
+        : undefined;
       const [{ parsed, auth, extracted, extractionSkipped, searchVectors }, spam] = await Promise.all([
         this.analyzer.analyze({ raw: message.raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom, searchCopies }),
         this.checkSpam(message),

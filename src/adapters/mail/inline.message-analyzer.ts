@@ -38,7 +38,7 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
     private readonly authenticator: MailAuthenticator,
     private readonly extractionLimits: ExtractionLimits,
     /** The database is PostgreSQL, whose search vector Mailroom builds (D53): build it here, not on the main thread (D57). */
-    private readonly searchVectors = false,
+    readonly buildsSearchVectors = false,
   ) {
     warmUpExtraction();
   }
@@ -47,7 +47,7 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
     const input = { ...message, raw: isSpooled(message.raw) ? await readFile(message.raw.path) : unshared(message.raw) };
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
     const analysis: MessageAnalysis = { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
-    if (this.searchVectors && message.searchCopies !== undefined) analysis.searchVectors = message.searchCopies.map((copy) => searchVectorOf(parsed, message.mailFrom, copy));
+    if (this.buildsSearchVectors && message.searchCopies !== undefined) analysis.searchVectors = message.searchCopies.map((copy) => searchVectorOf(parsed, message.mailFrom, copy));
     return analysis;
   }
 

@@ -51,6 +51,10 @@ export class WorkerPoolMessageAnalyzer implements MessageAnalyzer {
   private nextId = 1;
   private closed = false;
 
+  get buildsSearchVectors(): boolean {
+    return this.config.searchVectors;
+  }
+
   constructor(
     size: number,
     private readonly config: AnalyzerWorkerConfig,

@@ -104,25 +104,17 @@ const toRecord = (row: JoinedRow, attachments: Map<string, AttachmentMeta[]>): I
   };
 };
 
+/** An inbox's messages joined with their emails: what every read below starts from. */
+const joined = (db: Kysely<Database>, inboxId: string) =>
+  db.selectFrom('inbox_messages').innerJoin('emails', 'emails.id', 'inbox_messages.email_id').where('inbox_messages.inbox_id', '=', inboxId);
+
 const messageById = reusableQuery((db, inboxId: string, messageId: string) =>
-  db
-    .selectFrom('inbox_messages')
-    .innerJoin('emails', 'emails.id', 'inbox_messages.email_id')
-    .where('inbox_messages.inbox_id', '=', inboxId)
-    .where('inbox_messages.id', '=', messageId)
-    .select(COLUMNS),
+  joined(db, inboxId).where('inbox_messages.id', '=', messageId).select(COLUMNS),
 );
 
 /** Reads of an inbox's messages; `uid` (the global ascending sequence) orders them by arrival. */
 export class InboxMessageRepository {
   constructor(private readonly db: Kysely<Database>) {}
-
-  private joined(inboxId: string) {
-    return this.db
-      .selectFrom('inbox_messages')
-      .innerJoin('emails', 'emails.id', 'inbox_messages.email_id')
-      .where('inbox_messages.inbox_id', '=', inboxId);
-  }
 
   /** Most mail has no attachments: for rows whose email says so, the attachments are not queried. */
   private async toRecords(rows: JoinedRow[]): Promise<InboxMessageRecord[]> {
@@ -133,7 +125,7 @@ export class InboxMessageRepository {
   /** Newest first; with afterUid, only the messages after that one, oldest first (as /wait reads them). */
   async list(inboxId: string, request: MessageListRequest): Promise<Page<InboxMessageRecord>> {
     const after = request.afterUid;
-    let rows = this.joined(inboxId).select(COLUMNS);
+    let rows = joined(this.db, inboxId).select(COLUMNS);
     let count = this.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('inbox_id', '=', inboxId);
     if (after !== undefined) {
       rows = rows.where('inbox_messages.uid', '>', after);
@@ -164,7 +156,7 @@ export class InboxMessageRepository {
 
   /** The earliest message that matches (case-insensitive substrings of subject and sender). */
   async findFirst(inboxId: string, match: MessageMatch): Promise<InboxMessageRecord | undefined> {
-    let query = this.joined(inboxId).select(COLUMNS);
+    let query = joined(this.db, inboxId).select(COLUMNS);
     if (match.afterUid !== undefined) query = query.where('inbox_messages.uid', '>', match.afterUid);
     if (match.subject !== undefined) query = query.where(containsIgnoringCase('emails.subject', match.subject));
     if (match.from !== undefined) query = query.where(containsIgnoringCase('emails.from_address', match.from));
