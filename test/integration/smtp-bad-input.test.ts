@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DiskBlobStore } from '../../src/adapters/blobs/disk.blob-store.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
@@ -327,5 +328,40 @@ describe.each(TEST_DIALECTS)('SMTP when storage fails (%s)', (dialect) => {
     const retried = await sendMail(t.smtpPort, message);
     expect((await t.http.get(`/api/v1/emails/${retried.id}`)).status).toBe(200);
     expect(await storedState(t, blobRoot)).toMatchObject({ emails: before.emails + 1, blobFiles: 2 });
+  });
+});
+
+describe('SMTP when the log destination fails after the 250', () => {
+  let t: TestApp;
+  let failing = true;
+
+  beforeAll(async () => {
+    // A log destination that throws on the accept line, as a full disk or a closed pipe would.
+    const logger = pino({ level: 'info' }, {
+      write(line: string) {
+        if (failing && line.includes('"message accepted"')) throw new Error('log destination closed');
+      },
+    });
+    t = await startTestApp({ overrides: { logger } });
+  });
+  afterAll(() => t?.stop());
+
+  it('answers each message once: the 250, then the next command its own reply', async () => {
+    const address = (await t.http.post('/api/v1/inboxes', { prefix: 'loglost' })).json().address;
+    const { client } = await RawSmtpClient.connect(t.smtpPort);
+    try {
+      await client.envelope('sender@example.com', [address]);
+      const first = acceptedId(await client.data('Subject: one\r\n\r\nfirst\r\n'));
+      expect((await client.command('RSET')).code).toBe(250);
+      expect((await client.command('NOOP')).code).toBe(250);
+      failing = false;
+      expect((await client.command(`MAIL FROM:<sender@example.com>`)).code).toBe(250);
+      expect((await client.command(`RCPT TO:<${address}>`)).code).toBe(250);
+      const second = acceptedId(await client.data('Subject: two\r\n\r\nsecond\r\n'));
+      expect(second).not.toBe(first);
+      expect((await t.http.get(`/api/v1/emails/${first}`)).status).toBe(200);
+    } finally {
+      await client.quit();
+    }
   });
 });

@@ -86,11 +86,25 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
   };
 
   const spoolFailed = (error: unknown) => options.logger.warn({ err: error }, 'smtp spool file failed');
+  const afterAcceptFailed = (error: unknown) => {
+    try {
+      options.logger.warn({ err: error }, 'bookkeeping after a 250 failed; the message is stored');
+    } catch {
+      // The logger itself is what failed: the message is stored and answered, there is nobody left to tell.
+    }
+  };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
+    // Once the 250 is out, a failure in the bookkeeping after it (metrics, the log line) must not
+    // send a second reply: the client would read it as the answer to its next command.
+    let answered = false;
+    const answer = (error: Error | null, message?: string) => {
+      answered = true;
+      callback(error, message);
+    };
     const refuse = (reply: SmtpReply) => {
       options.metrics.messageRefused(String(reply.code));
-      callback(smtpError(reply));
+      answer(smtpError(reply));
     };
     let release = (): void | Promise<void> => undefined;
     const trace = authenticatedTraceHeader(session, options.hostname);
@@ -114,7 +128,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         });
         const seconds = (performance.now() - started) / 1000;
         // The 250 first: the log line is a write to stdout the sender need not wait for.
-        callback(null, `Message accepted <${id}>`);
+        answer(null, `Message accepted <${id}>`);
         options.metrics.messageAccepted(seconds);
         options.metrics.ingestStage('analysis', timings.analysis);
         options.metrics.ingestStage('blobs', timings.blobs);
@@ -122,6 +136,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
         options.logger.info({ emailId: id, session: session.id, size: raw.byteLength, spooled: 'spooled' in outcome, ms: Math.round(seconds * 1000) }, 'message accepted');
       })
       .catch((error: unknown) => {
+        if (answered) return afterAcceptFailed(error);
         const reply = smtpReplyFor(error);
         options.logger.warn({ err: error, code: reply.code, session: session.id }, 'message refused');
         refuse(reply);
