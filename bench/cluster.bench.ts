@@ -7,9 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +17,7 @@ import pg from 'pg';
 import { BENCH_SENDER, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import type { ChildServer } from './support/child-server.js';
 import { createScratchStore, launchMailroom, type MailroomBuild } from './support/mailroom.js';
+import { scratchFolder } from './support/scratch.js';
 import { runSmtpSource } from './support/smtp-source.js';
 
 const { values: options } = parseArgs({
@@ -105,7 +105,7 @@ interface Row {
 
 async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
   const store = await createScratchStore(POSTGRES_URL);
-  const blobs = await mkdtemp(join(tmpdir(), 'mailroom-cluster-blobs-'));
+  const blobs = await scratchFolder('mailroom-cluster-blobs-');
   const shared = {
     ...store.env,
     MAILROOM_DNS_SERVERS: dnsServer,
@@ -121,7 +121,7 @@ async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
   const nodes: Array<{ server: ChildServer; smtpPort: number; apiUrl: string }> = [];
   try {
     for (let i = 0; i < nodeCount; i += 1) {
-      const dataDir = await mkdtemp(join(tmpdir(), `mailroom-cluster-node${i}-`));
+      const dataDir = await scratchFolder(`mailroom-cluster-node${i}-`);
       nodes.push(await launchMailroom(BUILD, { ...shared, MAILROOM_DATA_DIR: dataDir }, COUNT_STATEMENTS));
     }
     const to = await createInbox((nodes[0] as (typeof nodes)[number]).apiUrl, apiKey);
@@ -152,7 +152,6 @@ async function measure(nodeCount: number, dnsServer: string): Promise<Row> {
   } finally {
     for (const node of nodes) await node.server.stop();
     await store.remove();
-    await rm(blobs, { recursive: true, force: true });
   }
 }
 

@@ -1,13 +1,12 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startChildServer, type ChildServer } from './child-server.js';
+import { scratchFolder } from './scratch.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE_ARGS = process.env.MAILROOM_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
@@ -117,16 +116,18 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** A scratch data dir and, for PostgreSQL, a fresh database; `env` points Mailroom at both. */
+/**
+ * A scratch data dir and, for PostgreSQL, a fresh database; `env` points Mailroom at both. `remove`
+ * drops the database; the data dir's files go when the bench process exits (scratch.ts).
+ */
 export async function createScratchStore(postgresUrl?: string): Promise<{ env: Record<string, string>; dataDir: string; remove(): Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'mailroom-bench-'));
+  const dataDir = await scratchFolder('mailroom-bench-');
   const database = postgresUrl === undefined ? undefined : await createPostgresDatabase(postgresUrl);
   return {
     dataDir,
     env: { MAILROOM_DATA_DIR: dataDir, ...(database ? { MAILROOM_DATABASE_URL: database.url } : {}) },
     async remove() {
       await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

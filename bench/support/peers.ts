@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startChildServer } from './child-server.js';
+import { scratchFolder } from './scratch.js';
 import type { BenchTarget } from './target.js';
 
 const BENCH_DIR = resolve(import.meta.dirname, '..');
@@ -50,7 +49,8 @@ export function ensureMaildev(): void {
 export async function startMaildev(): Promise<BenchTarget> {
   ensureMaildev();
   const [smtpPort, webPort] = [await freePort(), await freePort()];
-  const mailDirectory = await mkdtemp(join(tmpdir(), 'maildev-bench-'));
+  // maildev keeps a file per message; the folder goes when the bench exits (scratch.ts).
+  const mailDirectory = await scratchFolder('maildev-bench-');
   const { server } = await startChildServer({
     command: process.execPath,
     args: [MAILDEV_BIN, '--ip', '127.0.0.1', '--smtp', String(smtpPort), '--web', String(webPort), '--mail-directory', mailDirectory],
@@ -64,7 +64,6 @@ export async function startMaildev(): Promise<BenchTarget> {
       const response = await fetch(`http://127.0.0.1:${webPort}/email`);
       const emails = (await response.json()) as unknown[];
       await server.stop();
-      await rm(mailDirectory, { recursive: true, force: true });
       return emails.length;
     },
   };

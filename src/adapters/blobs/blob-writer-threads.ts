@@ -12,38 +12,46 @@ const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const { dirname } = require('node:path');
+const { randomUUID } = require('node:crypto');
 function writeAll(fd, bytes) {
   for (let offset = 0; offset < bytes.byteLength; ) offset += fs.writeSync(fd, bytes, offset);
 }
 /**
- * Opens a new file, making its folder only when it is missing: a folder is shared by a tenant's mail
- * of a day, so a mkdir per write was a wasted system call (docs/decisions.md D55). A delete may remove
- * the folder once empty between our mkdir and open, hence the retry.
+ * Creates the file, failing with EEXIST where one exists (O_EXCL), making its folder only when it is
+ * missing: a folder is shared by a tenant's mail of a day, so a mkdir per write was a
+ * wasted system call (docs/decisions.md D55). A delete may remove the folder once empty between our
+ * mkdir and open, hence the retry.
  */
-function openCreatingFolder(path) {
+function createCreatingFolder(path) {
   for (let attempt = 1; ; attempt++) {
     try {
       // Mail is private to its tenant: readable by the service's user only, whatever the umask.
-      return fs.openSync(path, 'w', 0o600);
+      return fs.openSync(path, 'wx', 0o600);
     } catch (error) {
       if (error.code !== 'ENOENT' || attempt === 3) throw error;
       fs.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     }
   }
 }
-/** The file written and fsynced under its temporary name, then renamed into place; callback(error). */
-function write(target, temporary, bytes, callback) {
+/** A new file (never an existing one) written and fdatasynced; done(error), the file removed if it failed. */
+function writeNew(path, bytes, done) {
   let fd;
+  let created = false;
   const fail = (error) => {
     try {
       if (fd !== undefined) fs.closeSync(fd);
-      fs.rmSync(temporary, { force: true });
     } finally {
-      callback(error);
+      try {
+        // Only a file this call created is removed, never one O_EXCL found there (EEXIST).
+        if (created) fs.rmSync(path, { force: true });
+      } finally {
+        done(error);
+      }
     }
   };
   try {
-    fd = openCreatingFolder(temporary);
+    fd = createCreatingFolder(path);
+    created = true;
     writeAll(fd, bytes);
   } catch (error) {
     return fail(error);
@@ -51,17 +59,45 @@ function write(target, temporary, bytes, callback) {
   fs.fdatasync(fd, (error) => {
     try {
       if (error) throw error;
-      fs.closeSync(fd);
+      const written = fd;
       fd = undefined;
-      fs.renameSync(temporary, target);
+      fs.closeSync(written);
     } catch (failure) {
       return fail(failure);
     }
-    callback(null);
+    done(null);
   });
 }
-parentPort.on('message', ({ id, target, temporary, bytes }) => {
-  write(target, temporary, bytes, (error) => {
+/**
+ * The bytes under the target's name, fdatasynced; callback(error). A new key (every key ingest
+ * writes is a new email's) is created under its final name, no temporary name and rename: it is read
+ * only through a row, committed after this put resolves, so it is unseen until complete; a failed
+ * write is removed here and one a crash cut short has no row and goes to the orphan sweep
+ * (docs/decisions.md D60). A key that exists is replaced whole: the bytes go to a temporary file,
+ * renamed over it.
+ */
+function write(target, bytes, callback) {
+  writeNew(target, bytes, (error) => {
+    if (error === null || error.code !== 'EEXIST') return callback(error);
+    const temporary = target + '.' + randomUUID() + '.tmp';
+    writeNew(temporary, bytes, (failure) => {
+      if (failure !== null) return callback(failure);
+      try {
+        fs.renameSync(temporary, target);
+      } catch (renameFailure) {
+        try {
+          fs.rmSync(temporary, { force: true });
+        } finally {
+          callback(renameFailure);
+        }
+        return;
+      }
+      callback(null);
+    });
+  });
+}
+parentPort.on('message', ({ id, target, bytes }) => {
+  write(target, bytes, (error) => {
     parentPort.postMessage(error ? { id, error: { message: error.message, code: error.code } } : { id });
   });
 });
@@ -96,10 +132,10 @@ class WriterThread {
     this.worker.on('exit', (code) => fail(new Error(`blob writer thread exited (code ${code})`)));
   }
 
-  write(id: number, target: string, temporary: string, bytes: Uint8Array, transfer: ArrayBuffer[]): Promise<void> {
+  write(id: number, target: string, bytes: Uint8Array, transfer: ArrayBuffer[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, target, temporary, bytes }, transfer);
+      this.worker.postMessage({ id, target, bytes }, transfer);
     });
   }
 
@@ -120,8 +156,7 @@ class WriterThread {
 }
 
 /**
- * Writes a buffer to a temporary file, fsyncs it and renames it into place on a writer thread, in one
- * message each way. The same steps as promise calls were six thread-pool hops, each waiting for a turn
+ * Writes a buffer to its file and fdatasyncs it on a writer thread, in one message each way. The same steps as promise calls were six thread-pool hops, each waiting for a turn
  * of the busy main event loop, and some 17% of its CPU (docs/decisions.md D37). Threads start with
  * the first write, so a store that only reads costs nothing.
  */
@@ -131,10 +166,10 @@ export class BlobWriterThreads {
 
   constructor(private readonly size: number) {}
 
-  write(target: string, temporary: string, data: Buffer): Promise<void> {
+  write(target: string, data: Buffer): Promise<void> {
     const { bytes, transfer } = toPostable(data);
     this.nextId += 1;
-    return this.leastBusy().write(this.nextId, target, temporary, bytes, transfer);
+    return this.leastBusy().write(this.nextId, target, bytes, transfer);
   }
 
   async close(): Promise<void> {

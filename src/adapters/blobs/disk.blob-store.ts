@@ -11,7 +11,12 @@ import { BlobWriterThreads } from './blob-writer-threads.js';
 /** Writer threads per store: the fsyncs already run side by side on libuv's pool (docs/decisions.md D37). */
 const WRITER_THREADS = 1;
 
-/** Blobs as files under one root. Writes go to a temporary name, are fdatasynced (bytes and size), then renamed into place. */
+/**
+ * Blobs as files under one root, fdatasynced (bytes and size) before a put resolves. A buffer (what
+ * ingest puts) goes to a writer thread, which creates a new key's file under its final name
+ * (docs/decisions.md D60); a stream, a file copy and a key written again go to a temporary name and
+ * are renamed into place.
+ */
 export class DiskBlobStore implements BlobStore {
   private readonly root: string;
   private readonly writers = new BlobWriterThreads(WRITER_THREADS);
@@ -33,8 +38,8 @@ export class DiskBlobStore implements BlobStore {
 
   async put(key: string, data: Buffer | Readable, _contentType: string): Promise<void> {
     const path = this.pathOf(key);
+    if (Buffer.isBuffer(data)) return this.writers.write(path, data);
     const temporary = `${path}.${randomUUID()}.tmp`;
-    if (Buffer.isBuffer(data)) return this.writers.write(path, temporary, data);
     // Mail is private to its tenant: readable by the service's user only, whatever the umask.
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const file = await open(temporary, 'w', 0o600);
