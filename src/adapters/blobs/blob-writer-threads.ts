@@ -156,8 +156,9 @@ class WriterThread {
 }
 
 /**
- * Writes a buffer to its file and fdatasyncs it on a writer thread, in one message each way. The same steps as promise calls were six thread-pool hops, each waiting for a turn
- * of the busy main event loop, and some 17% of its CPU (docs/decisions.md D37). Threads start with
+ * Writes a buffer to its file and fdatasyncs it on a writer thread, in one message each way. The
+ * same steps as promise calls were six thread-pool hops, each waiting for a turn of the busy main
+ * event loop, and some 17% of its CPU (docs/decisions.md D37). Threads start with
  * the first write, so a store that only reads costs nothing.
  */
 export class BlobWriterThreads {

@@ -30,7 +30,8 @@ export class EventIdClock {
 
 /**
  * One-process event bus: handlers run synchronously in publish order, each isolated from the others'
- * errors. Keeps each tenant's last five minutes of events for resuming; `recent` returns at most REPLAY_MAX_EVENTS of them.
+ * errors. Keeps each tenant's last five minutes of events for resuming; `recent` returns at most
+ * REPLAY_MAX_EVENTS of them.
  */
 export class MemoryEventBus implements EventBus {
   private readonly handlers = new Set<EventHandler>();
