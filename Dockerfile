@@ -41,4 +41,4 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const p=process.env.MAILROOM_TRUST_PROXY==='1';require(p?'node:http':'node:https').get({host:'127.0.0.1',port:Number(process.env.MAILROOM_HTTP_PORT||8443),path:'/healthz',rejectUnauthorized:false,timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 # The young generation the bin's shebang asks for (src/cli.ts, docs/decisions.md D41, D49).
-CMD ["node", "--max-semi-space-size=4", "dist/cli.js", "serve"]
+CMD ["node", "--max-semi-space-size=2", "dist/cli.js", "serve"]

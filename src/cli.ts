@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2
 // V8 sizes the main isolate's young generation only from node's command line, and glibc reads its arena
 // limit only from the environment: an 8 MB young generation instead of 32 and two malloc arenas instead of
 // one per thread cut ~30 MB of peak RSS under ingest (docs/decisions.md D41, D49). npm start, the
