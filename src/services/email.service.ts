@@ -35,7 +35,8 @@ const emailNotFound = (id: string) => new NotFoundError('EMAIL_NOT_FOUND', `Emai
  */
 function withoutOtherInboxes(emails: Email[], ownAddress: string | undefined): Email[] {
   if (ownAddress === undefined) return emails;
-  return emails.map((email) => ({ ...email, bcc: onlyAddress(email.bcc, ownAddress) }));
+  // Object.assign, not `{ ...email, bcc }`, which gives each copy a hidden class of its own on Node 20 (D66).
+  return emails.map((email) => Object.assign({}, email, { bcc: onlyAddress(email.bcc, ownAddress) }));
 }
 
 /**

@@ -162,7 +162,8 @@ export class ImapMailboxService {
 
   /** SEARCH BCC must not reveal which other inboxes got the message (as the REST `bcc` does not). */
   private ownBlindCopyOnly(identity: ImapIdentity, row: SearchableRow): SearchableRow {
-    return { ...row, bcc: onlyAddress(row.bcc, identity.address) };
+    // Object.assign, not `{ ...row, bcc }`, which gives each copy a hidden class of its own on Node 20 (D66).
+    return Object.assign({}, row, { bcc: onlyAddress(row.bcc, identity.address) });
   }
 
   private remember(key: string, structure: MimeEntity): MimeEntity {

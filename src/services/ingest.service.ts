@@ -273,13 +273,14 @@ export class IngestService {
     };
   }
 
+  /** Each entry starts with its id, not with `...common`: a literal that starts with a spread gets a hidden class of its own on Node 20 (D66). */
   private receptionLogs(email: Email, message: IncomingMessage, deliveries: Delivery[]): ActivityLogEntry[] {
     const common = { tenantId: email.tenantId, environmentId: email.environmentId, emailId: email.id, createdAt: email.createdAt };
     const recipients = deliveries.map((d) => d.address);
     return [
       {
-        ...common,
         id: timeOrderedUuid(),
+        ...common,
         type: 'SMTP_RECEIVED',
         status: 'SUCCESS',
         message: `Email received from ${email.from || '<>'} for ${recipients.join(', ')}`,
@@ -293,8 +294,8 @@ export class IngestService {
         },
       },
       {
-        ...common,
         id: timeOrderedUuid(),
+        ...common,
         type: 'SPAM_CHECK',
         status: spamCheckLogStatus(email, email),
         message: spamCheckLogMessage(email.authSummary, email),

@@ -1,4 +1,5 @@
 import { compareEventIds, eventIdAt, eventIdTime, REPLAY_MAX_EVENTS, REPLAY_WINDOW_MS } from '../../core/realtime.js';
+import { withEventId } from './published-event.js';
 import type { DomainEvent, EventBus, EventHandler, PublishedEvent } from '../../ports/event-bus.js';
 
 /**
@@ -42,7 +43,7 @@ export class MemoryEventBus implements EventBus {
   constructor(private readonly onHandlerError: (error: unknown) => void = () => {}) {}
 
   async publish(event: DomainEvent): Promise<void> {
-    const published = { ...event, id: this.clock.next() };
+    const published = withEventId(event, this.clock.next());
     this.remember(published);
     this.deliver(published);
   }

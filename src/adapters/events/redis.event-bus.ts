@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { compareEventIds, eventIdAt, REPLAY_MAX_EVENTS, REPLAY_WINDOW_MS } from '../../core/realtime.js';
 import type { DomainEvent, EventBus, EventHandler, PublishedEvent } from '../../ports/event-bus.js';
 import { MemoryEventBus } from './memory.event-bus.js';
+import { withEventId } from './published-event.js';
 
 /**
  * One round trip, atomic: append to the tenant's replay stream (Redis assigns the id, so ids are
@@ -67,7 +68,7 @@ export class RedisEventBus implements EventBus {
       this.nodeId,
       json,
     )) as string;
-    this.local.deliver({ ...event, id });
+    this.local.deliver(withEventId(event, id));
   }
 
   subscribe(handler: EventHandler): () => void {
@@ -78,7 +79,7 @@ export class RedisEventBus implements EventBus {
     const windowStart = eventIdAt(Date.now() + this.clockOffsetMs - REPLAY_WINDOW_MS);
     const start = compareEventIds(afterId, windowStart) > 0 ? `(${afterId}` : windowStart;
     const entries = (await this.commands.xrange(this.streamKey(tenantId), start, '+', 'COUNT', REPLAY_MAX_EVENTS)) as StreamEntry[];
-    return entries.map(([id, fields]) => ({ ...(JSON.parse(fields[1] as string) as DomainEvent), id }));
+    return entries.map(([id, fields]) => withEventId(JSON.parse(fields[1] as string) as DomainEvent, id));
   }
 
   position(): string {
@@ -96,7 +97,7 @@ export class RedisEventBus implements EventBus {
     if (message.slice(0, nodeEnd) === this.nodeId) return;
     try {
       const event = JSON.parse(message.slice(idEnd + 1)) as DomainEvent;
-      this.local.deliver({ ...event, id: message.slice(nodeEnd + 1, idEnd) });
+      this.local.deliver(withEventId(event, message.slice(nodeEnd + 1, idEnd)));
     } catch (error) {
       onError(error);
     }

@@ -44,7 +44,8 @@ export class InlineMessageAnalyzer implements MessageAnalyzer {
   }
 
   async analyze(message: AnalysisInput): Promise<MessageAnalysis> {
-    const input = { ...message, raw: isSpooled(message.raw) ? await readFile(message.raw.path) : unshared(message.raw) };
+    const raw = isSpooled(message.raw) ? await readFile(message.raw.path) : unshared(message.raw);
+    const input = { raw, clientIp: message.clientIp, helo: message.helo, mailFrom: message.mailFrom, searchCopies: message.searchCopies };
     const [parsed, auth] = await Promise.all([this.parse(input.raw), this.authenticator.authenticate(input)]);
     const analysis: MessageAnalysis = { parsed, auth, ...extractWithinBudget(parsed.text ?? '', parsed.html, parsed.subject, this.extractionLimits) };
     if (this.buildsSearchVectors && message.searchCopies !== undefined) analysis.searchVectors = message.searchCopies.map((copy) => searchVectorOf(parsed, message.mailFrom, copy));

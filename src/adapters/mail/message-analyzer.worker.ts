@@ -27,7 +27,7 @@ const analyzer = new InlineMessageAnalyzer(
 
 port.on('message', ({ id, input }: AnalyzeRequest) => {
   const raw = input.raw instanceof Uint8Array ? Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength) : input.raw;
-  analyzer.analyze({ ...input, raw }).then(
+  analyzer.analyze({ raw, clientIp: input.clientIp, helo: input.helo, mailFrom: input.mailFrom, searchCopies: input.searchCopies }).then(
     (analysis) => port.postMessage({ id, analysis } satisfies AnalyzeResponse, transferablesOf(analysis)),
     (error: unknown) => {
       const failure =

@@ -52,6 +52,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
   const deliveries = new WeakMap<SMTPServerSession, Delivery[]>();
   const sessionLimits = new SmtpSessionLimits(options.limits);
   const inFlight = new ByteBudget(options.limits.maxInFlightBytes);
+  const dataLimits = { ...options.limits, maxBytes: options.maxMessageBytes };
 
   const onRcptTo = (address: SMTPServerAddress, session: SMTPServerSession, callback: Callback) => {
     const list = session.envelope.rcptTo.length === 0 ? [] : (deliveries.get(session) ?? []);
@@ -109,7 +110,7 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     let release = (): void | Promise<void> => undefined;
     const trace = authenticatedTraceHeader(session, options.hostname);
     const spool = { dir: options.spoolDir, thresholdBytes: options.limits.spoolThresholdBytes, head: trace, onError: spoolFailed };
-    readData(stream, { ...options.limits, maxBytes: options.maxMessageBytes }, inFlight, spool)
+    readData(stream, dataLimits, inFlight, spool)
       .then(async (outcome) => {
         if ('closeSession' in outcome) return sessionLimits.end(session, outcome.closeSession);
         if ('refused' in outcome) return refuse(outcome.refused);
