@@ -14,6 +14,12 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const MAX_BATCH = 64;
 /** How long the first unit of a batch waits for others: the latency every ingest pays for cheaper commits. */
 const DEFAULT_WINDOW_MS = 2;
+/**
+ * createBatchCommit's window, while more items are on their way: 5 ms, not 2, made the ingest's
+ * groups on SQLite ~1.5–2x larger under load and saved ~0.05–0.1 CPU ms per message, its mean
+ * latency unchanged within 0.5 ms (D67). An idle server's item does not wait (`pending`).
+ */
+const DEFAULT_BATCH_WINDOW_MS = 5;
 
 /**
  * A UnitOfWork with group commit, for SQLite, where a COMMIT blocks the main thread for about a
@@ -91,7 +97,7 @@ interface PendingItem<I> {
 }
 
 export interface BatchCommitOptions {
-  /** The longest a batch waits for more items (default 2 ms). */
+  /** The longest a batch waits for more items (default 5 ms). */
   windowMs?: number;
   /**
    * How many more items are on their way (callers that will submit soon, e.g. ingests still being
@@ -118,7 +124,7 @@ export function createBatchCommit<I, R>(
   afterCommit: (result: R) => void,
   options: BatchCommitOptions = {},
 ): (item: I) => Promise<void> {
-  const { windowMs = DEFAULT_WINDOW_MS, pending = () => Number.POSITIVE_INFINITY, onCommit } = options;
+  const { windowMs = DEFAULT_BATCH_WINDOW_MS, pending = () => Number.POSITIVE_INFINITY, onCommit } = options;
   let queue: PendingItem<I>[] = [];
   let draining = false;
   let window: NodeJS.Timeout | undefined;
