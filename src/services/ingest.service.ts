@@ -182,9 +182,11 @@ export class IngestService {
     const writes = batch.flatMap((rows) => rows.writes);
     const stored = batch.flatMap((rows) => rows.stored);
     await repos.inboxes.lockForNewMessages(writes.flatMap((w) => w.inboxMessages.map((m) => m.inboxId)));
-    await repos.emails.insertMany(writes.map((w) => w.item));
-    await repos.inboxes.insertMessages(writes.flatMap((w) => w.inboxMessages));
-    await repos.logs.append(writes.flatMap((w) => w.logs));
+    await repos.insertTogether(async () => {
+      await repos.emails.insertMany(writes.map((w) => w.item));
+      await repos.inboxes.insertMessages(writes.flatMap((w) => w.inboxMessages));
+      await repos.logs.append(writes.flatMap((w) => w.logs));
+    });
     for (const participant of this.participants) await participant.inTransaction?.(repos, stored);
     return stored;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { firesFor } from '../core/notification-routing.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
-import type { DeliveryJob } from '../adapters/db/repositories/delivery.repository.js';
+import type { DeliveryJob, NotificationTargets } from '../adapters/db/repositories/delivery.repository.js';
 import type { DeliveryWorker, Reservation } from '../workers/delivery.worker.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 
@@ -28,14 +28,7 @@ function job(stored: StoredEmail, targetKind: DeliveryJob['targetKind'], targetI
   };
 }
 
-type Targets = Awaited<ReturnType<typeof targetsOf>>;
-
-async function targetsOf(repos: Repositories, tenantId: string) {
-  const [webhooks, integrations] = await Promise.all([repos.webhooks.activeTargets(tenantId), repos.chatappIntegrations.activeTargets(tenantId)]);
-  return { webhooks, integrations };
-}
-
-function jobsFor(stored: StoredEmail, { webhooks, integrations }: Targets): DeliveryJob[] {
+function jobsFor(stored: StoredEmail, { webhooks, integrations }: NotificationTargets): DeliveryJob[] {
   const inboxIds = stored.inboxMessages.map((m) => m.inboxId);
   return [
     ...webhooks.filter((w) => w.events.includes('email.received') && firesFor(w.inboxIds, inboxIds)).map((w) => job(stored, 'WEBHOOK', w.id)),
@@ -46,8 +39,8 @@ function jobsFor(stored: StoredEmail, { webhooks, integrations }: Targets): Deli
 /** The jobs of a group of emails, reading each tenant's targets once however many of its emails the group holds. */
 async function jobsOf(repos: Repositories, emails: StoredEmail[]): Promise<DeliveryJob[]> {
   const tenants = [...new Set(emails.map((stored) => stored.email.tenantId))];
-  const targets = new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await targetsOf(repos, tenantId)] as const)));
-  return emails.flatMap((stored) => jobsFor(stored, targets.get(stored.email.tenantId) as Targets));
+  const targets = new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await repos.deliveries.activeTargets(tenantId)] as const)));
+  return emails.flatMap((stored) => jobsFor(stored, targets.get(stored.email.tenantId) as NotificationTargets));
 }
 
 /**

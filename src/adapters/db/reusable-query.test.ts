@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { reusableInsert, reusableQuery } from './reusable-query.js';
+import { combineInserts, reusableInsert, reusableQuery } from './reusable-query.js';
+import { createPostgresDatabase, TEST_DIALECTS, warnIfPostgresSkipped } from '../../../test/helpers/databases.js';
 
 describe('reusableQuery', () => {
   let dir: string;
@@ -72,5 +73,70 @@ describe('reusableQuery', () => {
     expect(rows.map((r) => `${r.tenant_id} ${r.month} ${r.emails}`)).toEqual([
       't1 2026-01 1', 't2 2026-01 2', 't1 2026-02 3', 't2 2026-02 4', 't1 2026-03 5', 't1 2026-04 6', 't2 2026-04 7',
     ]);
+  });
+});
+
+describe.each(TEST_DIALECTS)('combineInserts (%s)', (dialect) => {
+  let dir: string;
+  let db: Db;
+  let dropPostgres: (() => Promise<void>) | undefined;
+  const at = new Date().toISOString();
+
+  beforeAll(async () => {
+    warnIfPostgresSkipped();
+    dir = await mkdtemp(join(tmpdir(), 'mailroom-combined-'));
+    if (dialect === 'postgres') {
+      const database = await createPostgresDatabase();
+      dropPostgres = database.drop;
+      db = createDatabase({ dialect: 'postgres', url: database.url });
+    } else {
+      db = createDatabase({ dialect: 'sqlite', path: join(dir, 'test.db') });
+    }
+    await migrateToLatestOrThrow(db);
+  });
+  afterAll(async () => {
+    await db.close();
+    await dropPostgres?.();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const insertTenants = reusableInsert('tenants');
+  const insertCounters = reusableInsert('usage_counters');
+  const tenant = (id: string) => ({ id, name: id, plan: 'free', default_domain: null, created_at: at });
+  const counter = (tenantId: string, emails: number) => ({ tenant_id: tenantId, month: '2026-11', emails, updated_at: at });
+
+  it('sends the inserts made inside as one statement on PostgreSQL, rows referencing rows of the same statement', async () => {
+    const statements: string[] = [];
+    const counting = db.kysely.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements.push(args.queryId.queryId);
+        return args.result;
+      },
+    });
+    await counting.transaction().execute((trx) =>
+      combineInserts(trx, async () => {
+        await insertTenants(trx, [tenant('c1'), tenant('c2')]);
+        // Rows of another shape go through the builder, and join the statement all the same.
+        await insertCounters(trx, [counter('c1', 1), counter('c2', 2)]);
+        await insertCounters(trx, Array.from({ length: 130 }, (_, i) => ({ ...counter('c1', i), month: `m${String(i).padStart(3, '0')}` })));
+      }),
+    );
+    expect(statements).toHaveLength(dialect === 'postgres' ? 1 : 3);
+    const rows = await db.kysely.selectFrom('usage_counters').select(['tenant_id', 'emails']).where('month', '=', '2026-11').orderBy('tenant_id').execute();
+    expect(rows).toEqual([{ tenant_id: 'c1', emails: 1 }, { tenant_id: 'c2', emails: 2 }]);
+    expect((await db.kysely.selectFrom('usage_counters').select('month').where('tenant_id', '=', 'c1').execute()).length).toBe(131);
+  });
+
+  it('fails as a whole when a row breaks a constraint, leaving nothing of the statement', async () => {
+    await expect(
+      db.kysely.transaction().execute((trx) =>
+        combineInserts(trx, async () => {
+          await insertTenants(trx, [tenant('c3')]);
+          await insertCounters(trx, [counter('missing-tenant', 1)]);
+        }),
+      ),
+    ).rejects.toThrow();
+    expect(await db.kysely.selectFrom('tenants').select('id').where('id', '=', 'c3').execute()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -59,7 +59,7 @@ export function reusableInsert<T extends keyof Database & string>(table: T): (db
     const columns = Object.keys(rows[0] as object);
     const parameters = rows.length <= MOST_REUSED_ROWS ? valuesInOrder(rows as Record<string, unknown>[], columns) : undefined;
     if (parameters === undefined) {
-      await db.insertInto(table).values(rows).execute();
+      await run(db, db.insertInto(table).values(rows).compile() as CompiledQuery);
       return;
     }
     const dialect = db.getExecutor().adapter.constructor;
@@ -70,8 +70,69 @@ export function reusableInsert<T extends keyof Database & string>(table: T): (db
       insert = compile(db, columns, rows.length);
       bySize.set(rows.length, insert);
     }
-    await db.executeQuery(withParameters(insert.query, parameters));
+    await run(db, withParameters(insert.query, parameters));
   };
+}
+
+/** The inserts `combineInserts` is collecting on a Kysely handle (a transaction's). */
+const collecting = new WeakMap<Kysely<Database>, CompiledQuery[]>();
+
+/** Runs an insert now, or adds it to the statement `combineInserts` will send. */
+async function run(db: Kysely<Database>, query: CompiledQuery): Promise<void> {
+  const collected = collecting.get(db);
+  if (collected === undefined) await db.executeQuery(query);
+  else collected.push(query);
+}
+
+/**
+ * Runs `work`, whose reusable inserts on `db` go to PostgreSQL as one statement when it is done:
+ * `with i0 as (insert …), i1 as (insert …) insert …`. Each statement of a transaction is a round trip
+ * that the transaction, and every ingest of its group, waits for; a group's emails, inbox messages
+ * and log entries were three (docs/decisions.md D68). Foreign keys between them hold: PostgreSQL
+ * checks them at the end of the statement. `work` must not read what it inserts. SQLite, with no
+ * round trips, runs each insert as it comes.
+ */
+export async function combineInserts<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter) || collecting.has(db)) return work();
+  const collected: CompiledQuery[] = [];
+  collecting.set(db, collected);
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    collecting.delete(db);
+  }
+  for (const statement of chained(collected)) await db.executeQuery(statement);
+  return result;
+}
+
+/** PostgreSQL's limit on one statement's parameters (they are numbered with 16 bits). */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * The queries as few `with` statements as the parameter limit allows. Kysely's PostgreSQL compiler
+ * writes every value as a `$n` placeholder, so renumbering those is all a query needs to follow another.
+ */
+function chained(queries: CompiledQuery[]): CompiledQuery[] {
+  const statements: CompiledQuery[] = [];
+  let parts: string[] = [];
+  let parameters: unknown[] = [];
+  const flush = () => {
+    if (parts.length === 0) return;
+    const last = parts.pop() as string;
+    const sql = parts.length === 0 ? last : `with ${parts.map((part, i) => `i${i} as (${part})`).join(', ')} ${last}`;
+    statements.push(CompiledQuery.raw(sql, parameters));
+    parts = [];
+    parameters = [];
+  };
+  for (const query of queries) {
+    if (parameters.length + query.parameters.length > MAX_PARAMETERS) flush();
+    const offset = parameters.length;
+    parts.push(offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`));
+    for (const value of query.parameters) parameters.push(value);
+  }
+  flush();
+  return statements;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { ChatappIntegrationKind } from '../../../core/vocab.js';
-import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -54,11 +53,6 @@ function changedColumns(changes: ChatappIntegrationChanges): Partial<Row> {
   return columns;
 }
 
-/** Read for every group commit of ingested mail (reusable-query.ts). */
-const activeIntegrationRows = reusableQuery((db, tenantId: string) =>
-  db.selectFrom('chatapp_integrations').select(['id', 'kind', 'inbox_ids_json']).where('tenant_id', '=', tenantId).where('active', '=', sql.lit(1)),
-);
-
 export class ChatappIntegrationRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -109,11 +103,5 @@ export class ChatappIntegrationRepository {
   async delete(tenantId: string, id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('chatapp_integrations').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  /** Active integrations of the tenant, for matching an arriving email. */
-  async activeTargets(tenantId: string): Promise<Array<{ id: string; kind: ChatappIntegrationKind; inboxIds: string[] }>> {
-    const rows = await activeIntegrationRows(this.db, tenantId);
-    return rows.map((row) => ({ id: row.id, kind: row.kind as ChatappIntegrationKind, inboxIds: parseJson<string[]>(row.inbox_ids_json) }));
   }
 }

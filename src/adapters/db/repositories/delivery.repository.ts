@@ -1,6 +1,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { NotificationLogType } from '../../../core/vocab.js';
+import type { ChatappIntegrationKind, NotificationLogType, WebhookEvent } from '../../../core/vocab.js';
+import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
+import { parseJson } from '../sql.js';
 
 /** One queued notification of one email to one webhook or chat-app integration. */
 export interface DeliveryJob {
@@ -32,6 +34,33 @@ const toJob = (row: Row): DeliveryJob => ({
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** What a new email of a tenant is to be sent to: its active webhooks and chat-app integrations. */
+export interface NotificationTargets {
+  webhooks: Array<{ id: string; events: WebhookEvent[]; inboxIds: string[] }>;
+  integrations: Array<{ id: string; kind: ChatappIntegrationKind; inboxIds: string[] }>;
+}
+
+/**
+ * Both kinds of target in one statement (a row per webhook and linked inbox, a row per integration):
+ * it runs inside every ingest transaction, where each statement is a round trip on PostgreSQL that
+ * the transaction, and every message of its group, waits for (docs/decisions.md D68).
+ */
+const activeTargetRows = reusableQuery((db, webhookTenantId: string, integrationTenantId: string) =>
+  db
+    .selectFrom('webhooks')
+    .leftJoin('webhook_inboxes', 'webhook_inboxes.webhook_id', 'webhooks.id')
+    .select([sql<string>`'webhook'`.as('source'), 'webhooks.id as id', 'webhooks.events_json as detail', 'webhook_inboxes.inbox_id as inboxes'])
+    .where('webhooks.tenant_id', '=', webhookTenantId)
+    .where('webhooks.active', '=', sql.lit(1))
+    .unionAll(
+      db
+        .selectFrom('chatapp_integrations')
+        .select([sql<string>`'chatapp'`.as('source'), 'id', 'kind as detail', 'inbox_ids_json as inboxes'])
+        .where('tenant_id', '=', integrationTenantId)
+        .where('active', '=', sql.lit(1)),
+    ),
+);
+
 /**
  * The notification outbox as a durable queue. A row is claimable once `available_at` has passed;
  * claiming moves it to now + lease under the worker's name, so a crashed worker's claims come back
@@ -43,6 +72,22 @@ export class DeliveryRepository {
 
   constructor(private readonly db: Kysely<Database>) {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /** The tenant's active webhooks (with the inboxes each is linked to; none: every inbox) and chat-app integrations. */
+  async activeTargets(tenantId: string): Promise<NotificationTargets> {
+    const webhooks = new Map<string, NotificationTargets['webhooks'][number]>();
+    const integrations: NotificationTargets['integrations'] = [];
+    for (const row of await activeTargetRows(this.db, tenantId, tenantId)) {
+      if (row.source === 'chatapp') {
+        integrations.push({ id: row.id, kind: row.detail as ChatappIntegrationKind, inboxIds: parseJson<string[]>(row.inboxes as string) });
+        continue;
+      }
+      const webhook = webhooks.get(row.id) ?? { id: row.id, events: parseJson<WebhookEvent[]>(row.detail), inboxIds: [] };
+      if (row.inboxes !== null) webhook.inboxIds.push(row.inboxes);
+      webhooks.set(row.id, webhook);
+    }
+    return { webhooks: [...webhooks.values()], integrations };
   }
 
   /** Queues jobs; `claimedBy` hands them straight to that worker (a resend runs its attempt at once). */

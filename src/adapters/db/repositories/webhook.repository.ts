@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
 import type { WebhookEvent } from '../../../core/vocab.js';
-import { reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
@@ -36,16 +35,6 @@ const toRecord = (row: Row, inboxIds: string[]): WebhookRecord => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
-
-/** Read for every group commit of ingested mail (reusable-query.ts). */
-const activeWebhookRows = reusableQuery((db, tenantId: string) =>
-  db
-    .selectFrom('webhooks')
-    .leftJoin('webhook_inboxes', 'webhook_inboxes.webhook_id', 'webhooks.id')
-    .select(['webhooks.id', 'webhooks.events_json', 'webhook_inboxes.inbox_id'])
-    .where('webhooks.tenant_id', '=', tenantId)
-    .where('webhooks.active', '=', sql.lit(1)),
-);
 
 export class WebhookRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -150,18 +139,6 @@ export class WebhookRepository {
       .orderBy('webhooks.created_at')
       .executeTakeFirst();
     return row && this.get(tenantId, row.id);
-  }
-
-  /** Active webhooks of the tenant with their inbox links, for matching an arriving email. */
-  async activeTargets(tenantId: string): Promise<Array<{ id: string; events: WebhookEvent[]; inboxIds: string[] }>> {
-    const rows = await activeWebhookRows(this.db, tenantId);
-    const byId = new Map<string, { id: string; events: WebhookEvent[]; inboxIds: string[] }>();
-    for (const row of rows) {
-      const target = byId.get(row.id) ?? { id: row.id, events: parseJson<WebhookEvent[]>(row.events_json), inboxIds: [] };
-      if (row.inbox_id !== null) target.inboxIds.push(row.inbox_id);
-      byId.set(row.id, target);
-    }
-    return [...byId.values()];
   }
 
   private async linksOf(webhookIds: string[]): Promise<Map<string, string[]>> {
