@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
+import { hostSpeedMs } from './support/host-speed.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
 import { IDLE_SAMPLES, IDLE_WARMUP, idleLatency, type IdleLatency } from './support/idle-latency.js';
@@ -65,6 +66,7 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
       return { rate: MESSAGES / seconds, cpuMs: ((target.process.cpuSeconds() - cpuBefore) * 1000) / MESSAGES };
     };
     const cold = await timed();
+    const hostMs = hostSpeedMs();
     const steady = await timed();
     const peakRssMb = target.process.peakRssMb();
     stopped = true;
@@ -72,7 +74,7 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
     const expected = WARMUP + 2 * MESSAGES + (idle === undefined ? 0 : IDLE_SAMPLES + IDLE_WARMUP);
     const row = { target: name, mode, ...steady, cold, peakRssMb, accepted, expected, idle };
     console.log(
-      `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${row.cpuMs.toFixed(2)} CPU ms/msg  (cold ${cold.rate.toFixed(0)} msg/s, ${cold.cpuMs.toFixed(2)})  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}`,
+      `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${row.cpuMs.toFixed(2)} CPU ms/msg  (cold ${cold.rate.toFixed(0)} msg/s, ${cold.cpuMs.toFixed(2)})  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}  host ${hostMs.toFixed(0)} ms`,
     );
     return row;
   } finally {
