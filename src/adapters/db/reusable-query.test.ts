@@ -103,7 +103,7 @@ describe.each(TEST_DIALECTS)('combineInserts (%s)', (dialect) => {
   const insertTenants = reusableInsert('tenants');
   const insertCounters = reusableInsert('usage_counters');
   const tenant = (id: string) => ({ id, name: id, plan: 'free', default_domain: null, created_at: at });
-  const counter = (tenantId: string, emails: number) => ({ tenant_id: tenantId, month: '2026-11', emails, updated_at: at });
+  const counter = (tenantId: string, emails: number, month = '2026-11') => ({ tenant_id: tenantId, month, emails, updated_at: at });
 
   it('sends the inserts made inside as one statement on PostgreSQL, rows referencing rows of the same statement', async () => {
     const statements: string[] = [];
@@ -119,7 +119,7 @@ describe.each(TEST_DIALECTS)('combineInserts (%s)', (dialect) => {
         await insertTenants(trx, [tenant('c1'), tenant('c2')]);
         // Rows of another shape go through the builder, and join the statement all the same.
         await insertCounters(trx, [counter('c1', 1), counter('c2', 2)]);
-        await insertCounters(trx, Array.from({ length: 130 }, (_, i) => ({ ...counter('c1', i), month: `m${String(i).padStart(3, '0')}` })));
+        await insertCounters(trx, Array.from({ length: 130 }, (_, i) => counter('c1', i, `m${String(i).padStart(3, '0')}`)));
       }),
     );
     expect(statements).toHaveLength(dialect === 'postgres' ? 1 : 3);
