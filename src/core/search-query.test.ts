@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from './errors.js';
-import { parseSearchQuery } from './search-query.js';
+import { parseSearchQuery, searchWords } from './search-query.js';
 
 const rejects = (q: string, message: RegExp) => {
   expect(() => parseSearchQuery(q)).toThrow(InvalidInputError);
@@ -57,5 +57,28 @@ describe('parseSearchQuery', () => {
     rejects('a - b', /no letters or digits/);
     rejects('foo"bar"', /must start a term/);
     rejects(Array.from({ length: 21 }, (_, i) => `w${i}`).join(' '), /more than 20 terms/);
+  });
+});
+
+describe('searchWords', () => {
+  const bySplit = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  // Letters, digits and separators of several scripts, astral letters and digits, an emoji, lone
+  // surrogates both ways round, marks, and the capital dotted I that lower-cases to two code points.
+  const pieces = ['a', 'Z', '7', ' ', '-', '.', '@', 'é', 'Ä', 'ß', 'İ', 'ı', 'Ω', 'ж', 'Ж', '中', '文', 'の', '٣', '²', '\u0301', '\u00a0', '\u2028', '𝐀', '𝟙', '😀', '\ud800', '\udc00', 'x\ud800', '\udc00y', '\t', '\n'];
+
+  it('gives the words of the Unicode split, on generated texts', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let i = 0; i < 2000; i++) {
+      let text = '';
+      for (let n = next() % 24; n > 0; n--) text += pieces[next() % pieces.length];
+      expect(searchWords(text), JSON.stringify(text)).toEqual(bySplit(text));
+    }
+  });
+
+  it('gives the words of the Unicode split on prose', () => {
+    const prose = 'Bonjour! Votre code est 482913. Straße İstanbul — 東京 ２０２６ 𝐁old 😀done';
+    expect(searchWords(prose)).toEqual(bySplit(prose));
+    expect(searchWords('')).toEqual([]);
   });
 });

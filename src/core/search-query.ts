@@ -35,9 +35,40 @@ const DATE = /^(\d{4})[-/](\d{2})[-/](\d{2})$/;
 
 const invalid = (message: string) => new InvalidInputError('INVALID_SEARCH_QUERY', message, { field: 'q' });
 
-/** The words of a text as both full-text indexes see them: runs of Unicode letters and digits, lower-cased. */
+const WORD_CODE_POINT = /^[\p{L}\p{N}]$/u;
+/** Whether each code point of the Basic Multilingual Plane is a letter or digit, learnt as met: 0 not yet known, 1 yes, 2 no. */
+const BMP_WORD = new Uint8Array(0x10000);
+
+function isWordCodePoint(codePoint: number): boolean {
+  if (codePoint > 0xffff) return WORD_CODE_POINT.test(String.fromCodePoint(codePoint));
+  let known = BMP_WORD[codePoint] as number;
+  if (known === 0) BMP_WORD[codePoint] = known = WORD_CODE_POINT.test(String.fromCharCode(codePoint)) ? 1 : 2;
+  return known === 1;
+}
+
+/**
+ * The words of a text as both full-text indexes see them: runs of Unicode letters and digits (code
+ * points, a lone surrogate being neither), lower-cased. The same words as
+ * `text.toLowerCase().split(/[^\p{L}\p{N}]+/u)` without the empty ones, read a code unit at a time:
+ * on 10 KB of prose that split was ~70% of a PostgreSQL search vector's cost (D69).
+ */
 export function searchWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const lower = text.toLowerCase();
+  const words: string[] = [];
+  let start = -1;
+  for (let at = 0; at < lower.length; ) {
+    const unit = lower.charCodeAt(at);
+    const codePoint = unit >= 0xd800 && unit <= 0xdbff ? (lower.codePointAt(at) as number) : unit;
+    if (isWordCodePoint(codePoint)) {
+      if (start < 0) start = at;
+    } else if (start >= 0) {
+      words.push(lower.slice(start, at));
+      start = -1;
+    }
+    at += codePoint > 0xffff ? 2 : 1;
+  }
+  if (start >= 0) words.push(lower.slice(start));
+  return words;
 }
 
 interface RawTerm {
