@@ -40,34 +40,44 @@ const WORD_CODE_POINT = /^[\p{L}\p{N}]$/u;
 const BMP_WORD = new Uint8Array(0x10000);
 
 function isWordCodePoint(codePoint: number): boolean {
-  if (codePoint > 0xffff) return WORD_CODE_POINT.test(String.fromCodePoint(codePoint));
-  let known = BMP_WORD[codePoint] as number;
-  if (known === 0) BMP_WORD[codePoint] = known = WORD_CODE_POINT.test(String.fromCharCode(codePoint)) ? 1 : 2;
-  return known === 1;
+  const known = codePoint <= 0xffff ? (BMP_WORD[codePoint] as number) : 0;
+  if (known !== 0) return known === 1;
+  const word = WORD_CODE_POINT.test(String.fromCodePoint(codePoint));
+  if (codePoint <= 0xffff) BMP_WORD[codePoint] = word ? 1 : 2;
+  return word;
+}
+
+/** Code units of the letter or digit at `at`: 1, 2 (a surrogate pair), or 0 when there is none. */
+function wordUnitsAt(text: string, at: number): number {
+  const unit = text.charCodeAt(at);
+  if (unit < 0xd800 || unit > 0xdbff) return isWordCodePoint(unit) ? 1 : 0;
+  const codePoint = text.codePointAt(at) as number;
+  if (!isWordCodePoint(codePoint)) return 0;
+  return codePoint > 0xffff ? 2 : 1;
 }
 
 /**
  * The words of a text as both full-text indexes see them: runs of Unicode letters and digits (code
  * points, a lone surrogate being neither), lower-cased. The same words as
  * `text.toLowerCase().split(/[^\p{L}\p{N}]+/u)` without the empty ones, read a code unit at a time:
- * on 10 KB of prose that split was ~70% of a PostgreSQL search vector's cost (D69).
+ * on 10 KB of prose that split was ~70% of a PostgreSQL search vector's cost (D69). A separator is
+ * passed one code unit at a time: the second half of a pair that is no letter is no letter either.
  */
 export function searchWords(text: string): string[] {
   const lower = text.toLowerCase();
   const words: string[] = [];
-  let start = -1;
-  for (let at = 0; at < lower.length; ) {
-    const unit = lower.charCodeAt(at);
-    const codePoint = unit >= 0xd800 && unit <= 0xdbff ? (lower.codePointAt(at) as number) : unit;
-    if (isWordCodePoint(codePoint)) {
-      if (start < 0) start = at;
-    } else if (start >= 0) {
-      words.push(lower.slice(start, at));
-      start = -1;
+  let at = 0;
+  while (at < lower.length) {
+    let units = wordUnitsAt(lower, at);
+    if (units === 0) {
+      at += 1;
+      continue;
     }
-    at += codePoint > 0xffff ? 2 : 1;
+    const start = at;
+    do at += units;
+    while (at < lower.length && (units = wordUnitsAt(lower, at)) !== 0);
+    words.push(lower.slice(start, at));
   }
-  if (start >= 0) words.push(lower.slice(start));
   return words;
 }
 
