@@ -155,7 +155,9 @@ describe.each(TEST_DIALECTS)('realtime SSE on one node (%s)', (dialect) => {
 
     const settings = t.app.ctx.services.accounts.settings as { accessTokenSeconds: number };
     const lifetime = settings.accessTokenSeconds;
-    settings.accessTokenSeconds = 1;
+    // Tokens expire on a whole second (exp = the issuing second + lifetime), so a 1 s lifetime
+    // left 0–1 s, sometimes less than opening the stream takes; 3 s leaves at least 2.
+    settings.accessTokenSeconds = 3;
     try {
       const signin = await t.http.post('/api/v1/auth/signin', { email: signup.json().user.email, password: 'correct horse battery' }, { apiKey: null });
       const expiring = await RawSseReader.open(t, `${STREAM}?token=${signin.json().accessToken}`, {}).then(track);
