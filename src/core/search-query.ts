@@ -1,4 +1,5 @@
 import { InvalidInputError } from './errors.js';
+import { isWordCodePoint } from './word-scan.js';
 
 /**
  * The search language of `GET /emails?q=` (docs/search.md), after Mailpit and Gmail: free words match
@@ -34,18 +35,6 @@ const OPERATOR = /^([a-z]+):(.*)$/is;
 const DATE = /^(\d{4})[-/](\d{2})[-/](\d{2})$/;
 
 const invalid = (message: string) => new InvalidInputError('INVALID_SEARCH_QUERY', message, { field: 'q' });
-
-const WORD_CODE_POINT = /^[\p{L}\p{N}]$/u;
-/** Whether each code point of the Basic Multilingual Plane is a letter or digit, learnt as met: 0 not yet known, 1 yes, 2 no. */
-const BMP_WORD = new Uint8Array(0x10000);
-
-function isWordCodePoint(codePoint: number): boolean {
-  const known = codePoint <= 0xffff ? (BMP_WORD[codePoint] as number) : 0;
-  if (known !== 0) return known === 1;
-  const word = WORD_CODE_POINT.test(String.fromCodePoint(codePoint));
-  if (codePoint <= 0xffff) BMP_WORD[codePoint] = word ? 1 : 2;
-  return word;
-}
 
 /** Code units of the letter or digit at `at`: 1, 2 (a surrogate pair), or 0 when there is none. */
 function wordUnitsAt(text: string, at: number): number {

@@ -95,13 +95,24 @@ export function prefixesOf(alternative: string, length: number): string[] {
   return [...new Set(prefixes.map((prefix) => prefix.toLowerCase()))];
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_CODE_POINT = /^[\p{L}\p{N}]$/u;
+/** Whether each code point of the Basic Multilingual Plane is a letter or digit, learnt as met: 0 not yet known, 1 yes, 2 no. */
+const BMP_WORD = new Uint8Array(0x10000);
 
-/** Whether the character at `at` is a letter or digit; the character is taken out of the text only when it is not ASCII. */
+/** Whether a code point (a lone surrogate included) is a letter or digit: \p{L} or \p{N}. */
+export function isWordCodePoint(codePoint: number): boolean {
+  const known = codePoint <= 0xffff ? (BMP_WORD[codePoint] as number) : 0;
+  if (known !== 0) return known === 1;
+  const word = WORD_CODE_POINT.test(String.fromCodePoint(codePoint));
+  if (codePoint <= 0xffff) BMP_WORD[codePoint] = word ? 1 : 2;
+  return word;
+}
+
+/** Whether the code unit at `at` is a letter or digit (half of a surrogate pair is neither). */
 function isWordCharAt(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-  return WORD_CHAR.test(text[at]!);
+  return isWordCodePoint(code);
 }
 
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
