@@ -81,4 +81,11 @@ describe('searchWords', () => {
     expect(searchWords(prose)).toEqual(bySplit(prose));
     expect(searchWords('')).toEqual([]);
   });
+
+  it('reads texts longer than the reused array of code units, and that array again after one', () => {
+    const long = 'Straße 𝐁old x\ud800 '.repeat(5000);
+    expect(long.length).toBeGreaterThan(1 << 16);
+    expect(searchWords(long)).toEqual(bySplit(long));
+    expect(searchWords('Ça va 2026')).toEqual(['ça', 'va', '2026']);
+  });
 });

@@ -1,5 +1,5 @@
 import { InvalidInputError } from './errors.js';
-import { isWordCodePoint } from './word-scan.js';
+import { codeUnitsOf, isWordCodePoint, isWordUnit } from './word-scan.js';
 
 /**
  * The search language of `GET /emails?q=` (docs/search.md), after Mailpit and Gmail: free words match
@@ -37,34 +37,37 @@ const DATE = /^(\d{4})[-/](\d{2})[-/](\d{2})$/;
 const invalid = (message: string) => new InvalidInputError('INVALID_SEARCH_QUERY', message, { field: 'q' });
 
 /** Code units of the letter or digit at `at`: 1, 2 (a surrogate pair), or 0 when there is none. */
-function wordUnitsAt(text: string, at: number): number {
-  const unit = text.charCodeAt(at);
-  if (unit < 0xd800 || unit > 0xdbff) return isWordCodePoint(unit) ? 1 : 0;
-  const codePoint = text.codePointAt(at) as number;
-  if (!isWordCodePoint(codePoint)) return 0;
-  return codePoint > 0xffff ? 2 : 1;
+function wordUnitsAt(units: Uint16Array, at: number): number {
+  const unit = units[at] as number;
+  if (unit < 0xd800 || unit > 0xdbff) return isWordUnit(unit) ? 1 : 0;
+  // A high surrogate without its low half is a lone surrogate: no letter.
+  const low = at + 1 < units.length ? (units[at + 1] as number) : 0;
+  if (low < 0xdc00 || low > 0xdfff) return 0;
+  return isWordCodePoint((unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000) ? 2 : 0;
 }
 
 /**
  * The words of a text as both full-text indexes see them: runs of Unicode letters and digits (code
  * points, a lone surrogate being neither), lower-cased. The same words as
- * `text.toLowerCase().split(/[^\p{L}\p{N}]+/u)` without the empty ones, read a code unit at a time:
- * on 10 KB of prose that split was ~70% of a PostgreSQL search vector's cost (D69). A separator is
- * passed one code unit at a time: the second half of a pair that is no letter is no letter either.
+ * `text.toLowerCase().split(/[^\p{L}\p{N}]+/u)` without the empty ones, read a code unit at a time
+ * from a typed array: on 10 KB of prose that split was ~70% of a PostgreSQL search vector's cost (D69,
+ * D70). A separator is passed one code unit at a time: the second half of a pair that is no letter is
+ * no letter either.
  */
 export function searchWords(text: string): string[] {
   const lower = text.toLowerCase();
+  const units = codeUnitsOf(lower);
   const words: string[] = [];
   let at = 0;
-  while (at < lower.length) {
-    let units = wordUnitsAt(lower, at);
-    if (units === 0) {
+  while (at < units.length) {
+    let size = wordUnitsAt(units, at);
+    if (size === 0) {
       at += 1;
       continue;
     }
     const start = at;
-    do at += units;
-    while (at < lower.length && (units = wordUnitsAt(lower, at)) !== 0);
+    do at += size;
+    while (at < units.length && (size = wordUnitsAt(units, at)) !== 0);
     words.push(lower.slice(start, at));
   }
   return words;

@@ -98,6 +98,7 @@ export function prefixesOf(alternative: string, length: number): string[] {
 const WORD_CODE_POINT = /^[\p{L}\p{N}]$/u;
 /** Whether each code point of the Basic Multilingual Plane is a letter or digit, learnt as met: 0 not yet known, 1 yes, 2 no. */
 const BMP_WORD = new Uint8Array(0x10000);
+for (let code = 0; code < 128; code++) BMP_WORD[code] = (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ? 1 : 2;
 
 /** Whether a code point (a lone surrogate included) is a letter or digit: \p{L} or \p{N}. */
 export function isWordCodePoint(codePoint: number): boolean {
@@ -108,11 +109,41 @@ export function isWordCodePoint(codePoint: number): boolean {
   return word;
 }
 
-/** Whether the code unit at `at` is a letter or digit (half of a surrogate pair is neither). */
-function isWordCharAt(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-  return isWordCodePoint(code);
+/** Whether a code unit is a letter or digit (half of a surrogate pair is neither). */
+export function isWordUnit(unit: number): boolean {
+  const known = BMP_WORD[unit] as number;
+  return known === 0 ? isWordCodePoint(unit) : known === 1;
+}
+
+/** Texts up to this many code units are copied into one reused array; longer ones get their own, not kept. */
+const SCRATCH_UNITS = 1 << 16;
+const scratch = new Uint16Array(SCRATCH_UNITS);
+const scratchBytes = Buffer.from(scratch.buffer);
+const BIG_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
+
+/**
+ * The text's UTF-16 code units, lone surrogates as they are: one native copy, after which a loop
+ * over the units is about twice as fast as one calling `charCodeAt` per unit (D70). The array is
+ * reused: it holds this text only until the next call.
+ */
+export function codeUnitsOf(text: string): Uint16Array {
+  const units = text.length <= SCRATCH_UNITS ? scratch : new Uint16Array(text.length);
+  const bytes = units === scratch ? scratchBytes : Buffer.from(units.buffer);
+  bytes.write(text, 0, 'utf16le');
+  if (BIG_ENDIAN) bytes.subarray(0, text.length * 2).swap16();
+  return units.subarray(0, text.length);
+}
+
+/** Where each run of letters and digits starts (into a local array: pushing onto a field was half the loop's time). */
+function wordStartsOf(units: Uint16Array): number[] {
+  const starts: number[] = [];
+  let previousIsWord = false;
+  for (let at = 0; at < units.length; at++) {
+    const isWord = isWordUnit(units[at] as number);
+    if (isWord && !previousIsWord) starts.push(at);
+    previousIsWord = isWord;
+  }
+  return starts;
 }
 
 /** The characters at `at` and after it as one number (a key of one character has 0 for the second). */
@@ -126,17 +157,12 @@ export class ScannedText {
   readonly lower: string;
   /** False when lower-casing changed the length (a dotted capital I): positions would not line up. */
   readonly aligned: boolean;
-  readonly wordStarts: number[] = [];
+  readonly wordStarts: number[];
 
   constructor(readonly text: string) {
     this.lower = text.toLowerCase();
     this.aligned = this.lower.length === text.length;
-    let previousIsWord = false;
-    for (let at = 0; at < text.length; at++) {
-      const isWord = isWordCharAt(text, at);
-      if (isWord && !previousIsWord) this.wordStarts.push(at);
-      previousIsWord = isWord;
-    }
+    this.wordStarts = wordStartsOf(codeUnitsOf(text));
   }
 }
 

@@ -25,6 +25,11 @@ describe('WordList.find', () => {
     for (const text of texts) expect(list.find(new ScannedText(text)), text.slice(0, 60)).toEqual(everyMatch(list.pattern, text));
   });
 
+  it('finds the same in a text longer than the reused array of code units', () => {
+    const long = texts.join('\n').repeat(Math.ceil((1 << 17) / texts.join('\n').length));
+    expect(CODE_WORDS.find(new ScannedText(long))).toEqual(everyMatch(CODE_WORDS.pattern, long));
+  });
+
   it('derives the prefixes a pattern can start with', () => {
     expect(prefixesOf('c[oó]digos?', 2).sort()).toEqual(['co', 'có']);
     expect(prefixesOf('(?:push|sms|m)?tan', 2).sort()).toEqual(['mt', 'pu', 'sm', 'ta']);
