@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   try {
     const instance = await startMailroom({
       ...singleServerOptions(options, dns.address, BUILD),
-      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined,
     });
     const send = (messages: number, persistent: boolean) =>
       runSmtpSource({

@@ -34,9 +34,9 @@ function shebang(build: MailroomBuild): { env: Record<string, string>; nodeArgs:
   return { env: Object.fromEntries(assignments), nodeArgs: words.slice(node + 1) };
 }
 
-function cli(build: MailroomBuild, nodeArgs: string[] = NODE_ARGS): string[] {
+function cli(build: MailroomBuild, nodeArgs: string[] = []): string[] {
   const entry = ENTRIES[build];
-  const args = [...shebang(build).nodeArgs, ...nodeArgs];
+  const args = [...shebang(build).nodeArgs, ...NODE_ARGS, ...nodeArgs];
   return build === 'dist' ? [...args, entry] : [...args, '--import', 'tsx', entry];
 }
 
@@ -61,7 +61,7 @@ export interface MailroomOptions {
   dnsServer: string;
   build: MailroomBuild;
   env?: Record<string, string>;
-  /** Node options for `mailroom serve` only (default: MAILROOM_BENCH_NODE_ARGS), e.g. --cpu-prof; worker threads inherit them. */
+  /** Node options for `mailroom serve` only, after MAILROOM_BENCH_NODE_ARGS's, e.g. --cpu-prof; worker threads inherit them. */
   nodeArgs?: string[];
 }
 
