@@ -115,22 +115,34 @@ export function isWordUnit(unit: number): boolean {
   return known === 0 ? isWordCodePoint(unit) : known === 1;
 }
 
+/** What codeUnitsOf needs of Node's Buffer. */
+interface Utf16Writer {
+  write(text: string, offset: number, encoding: 'utf16le'): number;
+}
+
+/** Node's Buffer, absent in the dashboard's browser bundle, which runs extraction too. */
+const NODE_BUFFER = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike): Utf16Writer } }).Buffer;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A native UTF-16 writer over the array's memory where Node provides one in the array's byte order. */
+const nativeWriterOf = (units: Uint16Array) => (NODE_BUFFER !== undefined && LITTLE_ENDIAN ? NODE_BUFFER.from(units.buffer) : undefined);
+
 /** Texts up to this many code units are copied into one reused array; longer ones get their own, not kept. */
 const SCRATCH_UNITS = 1 << 16;
 const scratch = new Uint16Array(SCRATCH_UNITS);
-const scratchBytes = Buffer.from(scratch.buffer);
-const BIG_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
+const scratchWriter = nativeWriterOf(scratch);
 
 /**
- * The text's UTF-16 code units, lone surrogates as they are: one native copy, after which a loop
- * over the units is about twice as fast as one calling `charCodeAt` per unit (D70). The array is
- * reused: it holds this text only until the next call.
+ * The text's UTF-16 code units, lone surrogates as they are: in Node one native copy, after which a
+ * loop over the units is about twice as fast as one calling `charCodeAt` per unit (D70); elsewhere
+ * a copy a unit at a time. The array is reused: it holds this text only until the next call.
  */
 export function codeUnitsOf(text: string): Uint16Array {
-  const units = text.length <= SCRATCH_UNITS ? scratch : new Uint16Array(text.length);
-  const bytes = units === scratch ? scratchBytes : Buffer.from(units.buffer);
-  bytes.write(text, 0, 'utf16le');
-  if (BIG_ENDIAN) bytes.subarray(0, text.length * 2).swap16();
+  const own = text.length > SCRATCH_UNITS;
+  const units = own ? new Uint16Array(text.length) : scratch;
+  const writer = own ? nativeWriterOf(units) : scratchWriter;
+  if (writer !== undefined) writer.write(text, 0, 'utf16le');
+  else for (let at = 0; at < text.length; at++) units[at] = text.charCodeAt(at);
   return units.subarray(0, text.length);
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CODE_WORDS, CORE_CODE_WORD, NOT_CODE_WORDS } from '../../src/core/extract-words.js';
 import { htmlToText } from '../../src/core/html-text.js';
 import { prefixesOf, ScannedText } from '../../src/core/word-scan.js';
@@ -28,6 +28,18 @@ describe('WordList.find', () => {
   it('finds the same in a text longer than the reused array of code units', () => {
     const long = texts.join('\n').repeat(Math.ceil((1 << 17) / texts.join('\n').length));
     expect(CODE_WORDS.find(new ScannedText(long))).toEqual(everyMatch(CODE_WORDS.pattern, long));
+  });
+
+  it('finds the same without Node\'s Buffer, as in the dashboard\'s browser bundle', async () => {
+    vi.resetModules();
+    vi.stubGlobal('Buffer', undefined);
+    try {
+      const browser = await import('../../src/core/word-scan.js');
+      for (const text of texts) expect(new browser.ScannedText(text).wordStarts, text.slice(0, 60)).toEqual(new ScannedText(text).wordStarts);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 
   it('derives the prefixes a pattern can start with', () => {
