@@ -11,6 +11,7 @@ import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } fro
 import { startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { startDiscardServer, startMaildev } from './support/peers.js';
 import { hostSpeedMs } from './support/host-speed.js';
+import { newFileCostUs } from './support/disk-probe.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
 import { IDLE_SAMPLES, IDLE_WARMUP, idleLatency, type IdleLatency } from './support/idle-latency.js';
@@ -67,6 +68,7 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
     };
     const cold = await timed();
     const hostMs = hostSpeedMs();
+    const newFileUs = target.filesAt === undefined ? undefined : newFileCostUs(target.filesAt);
     const steady = await timed();
     const peakRssMb = target.process.peakRssMb();
     stopped = true;
@@ -74,7 +76,7 @@ async function measure(name: string, mode: Row['mode'], start: () => Promise<Ben
     const expected = WARMUP + 2 * MESSAGES + (idle === undefined ? 0 : IDLE_SAMPLES + IDLE_WARMUP);
     const row = { target: name, mode, ...steady, cold, peakRssMb, accepted, expected, idle };
     console.log(
-      `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${row.cpuMs.toFixed(2)} CPU ms/msg  (cold ${cold.rate.toFixed(0)} msg/s, ${cold.cpuMs.toFixed(2)})  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}  host ${hostMs.toFixed(0)} ms`,
+      `  ${name.padEnd(24)} ${mode.padEnd(12)} ${row.rate.toFixed(0).padStart(6)} msg/s  ${row.cpuMs.toFixed(2)} CPU ms/msg  (cold ${cold.rate.toFixed(0)} msg/s, ${cold.cpuMs.toFixed(2)})  peak RSS ${peakRssMb} MB  stored ${accepted}/${row.expected}  host ${hostMs.toFixed(0)} ms${newFileUs === undefined ? '' : `, new file ${newFileUs.toFixed(0)} µs`}`,
     );
     return row;
   } finally {
@@ -201,6 +203,7 @@ async function main(): Promise<void> {
       port: instance.smtpPort,
       to: instance.inboxAddress,
       process: instance.server,
+      filesAt: instance.dataDir,
       idleLatency: () => idleLatency({ ...instance, from: BENCH_SENDER }, IDLE_SAMPLES, IDLE_WARMUP),
       async stop() {
         const stored = await instance.countEmails();

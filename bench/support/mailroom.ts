@@ -43,6 +43,8 @@ function cli(build: MailroomBuild, nodeArgs: string[] = []): string[] {
 export interface MailroomInstance {
   server: ChildServer;
   smtpPort: number;
+  /** Its MAILROOM_DATA_DIR, a scratch folder. */
+  dataDir: string;
   inboxAddress: string;
   inboxId: string;
   /** The bench tenant's API key and the API base (https://127.0.0.1:<port>/api/v1; self-signed certificate). */
@@ -183,6 +185,7 @@ async function startInStore(options: MailroomOptions, store: Awaited<ReturnType<
   return {
     server,
     smtpPort,
+    dataDir: store.dataDir,
     inboxAddress: inbox.address,
     inboxId: inbox.id,
     apiKey,

@@ -60,6 +60,7 @@ export async function startMaildev(): Promise<BenchTarget> {
     port: smtpPort,
     to: 'anyone@bench.localhost',
     process: server,
+    filesAt: mailDirectory,
     async stop() {
       const response = await fetch(`http://127.0.0.1:${webPort}/email`);
       const emails = (await response.json()) as unknown[];

@@ -8,6 +8,8 @@ export interface BenchTarget {
   to: string;
   /** The server's process, for its peak memory and CPU time. */
   process: ChildServer;
+  /** The folder it writes its files in, where the disk probe creates its own (disk-probe.ts); none for a server that writes none. */
+  filesAt?: string;
   /** Mailroom only: issue 15's single-message latencies on the idle server (idle-latency.ts). */
   idleLatency?(): Promise<IdleLatency>;
   /** Stops the server and returns how many messages it holds (or accepted). */
