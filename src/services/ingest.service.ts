@@ -306,20 +306,25 @@ export class IngestService {
     ];
   }
 
-  /** The EMLs already on their way and the attachments first, then the rows; returns when (performance.now()) each was done. */
+  /**
+   * The EMLs already on their way and the attachments first, then the rows, which keep the keys the
+   * puts returned (a store may place a blob under a key of its own, ports/blob-store.ts); returns
+   * when (performance.now()) each was done.
+   */
   private async store(
     writes: TenantWrite[],
     stored: StoredEmail[],
-    emls: Promise<PromiseSettledResult<void>[]>,
+    emls: Promise<PromiseSettledResult<string>[]>,
     written: string[],
     queued: () => void,
   ): Promise<{ blobsDone: number; rowsDone: number }> {
     try {
       // allSettled, not all: cleanup below must not race a put that is still in flight.
       const attachments = Promise.allSettled(writes.flatMap((w) => this.writeAttachments(w, written)));
-      const puts = (await Promise.all([emls, attachments])).flat();
-      const failed = puts.find((put): put is PromiseRejectedResult => put.status === 'rejected');
+      const [emlPuts, attachmentPuts] = await Promise.all([emls, attachments]);
+      const failed = [...emlPuts, ...attachmentPuts].find((put): put is PromiseRejectedResult => put.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
+      for (const [i, write] of writes.entries()) write.item.emlKey = (emlPuts[i] as PromiseFulfilledResult<string>).value;
       const blobsDone = performance.now();
       queued();
       await this.commitRows({ writes, stored });
@@ -334,21 +339,27 @@ export class IngestService {
     await Promise.all(keys.map((key) => this.blobs.delete(key).catch(this.onBackgroundError)));
   }
 
-  private async putBlob(key: string, bytes: MessageBytes, contentType: string, written: string[]): Promise<void> {
+  /**
+   * Resolves to the key the blob was stored under. `written` gets the key asked for before the put
+   * (a failed upload may have left part of an object there) and the stored key after it.
+   */
+  private async putBlob(key: string, bytes: MessageBytes, contentType: string, written: string[]): Promise<string> {
     written.push(key);
-    await (isSpooled(bytes) ? this.blobs.putFile(key, bytes.path, contentType) : this.blobs.put(key, bytes, contentType));
+    const stored = await (isSpooled(bytes) ? this.blobs.putFile(key, bytes.path, contentType) : this.blobs.put(key, bytes, contentType));
+    if (stored !== key) written.push(stored);
+    return stored;
   }
 
   private writeAttachments(write: TenantWrite, written: string[]): Promise<void>[] {
     const { item } = write;
-    return write.attachmentBytes.map((bytes, i) =>
-      this.putBlob(
+    return write.attachmentBytes.map(async (bytes, i) => {
+      item.attachmentKeys[i] = await this.putBlob(
         item.attachmentKeys[i] as string,
         Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
         item.email.attachments[i]?.contentType ?? 'application/octet-stream',
         written,
-      ),
-    );
+      );
+    });
   }
 
   private publish(writes: TenantWrite[]): void {

@@ -71,18 +71,20 @@ export class TenantBlobStores implements BlobStore, BlobPlacements {
     this.current.delete(tenantId);
   }
 
-  put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+  put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
     return this.write(key, (store, routed) => store.put(routed, data, contentType));
   }
 
-  putFile(key: string, path: string, contentType: string): Promise<void> {
+  putFile(key: string, path: string, contentType: string): Promise<string> {
     return this.write(key, (store, routed) => store.putFile(routed, path, contentType));
   }
 
-  private async write(key: string, work: (store: BlobStore, routedKey: string) => Promise<void>): Promise<void> {
+  /** Resolves to the key to read the blob by: a custom store's own key again under its configuration's prefix. */
+  private async write(key: string, work: (store: BlobStore, routedKey: string) => Promise<string>): Promise<string> {
     const route = await this.route(key);
     try {
-      await work(route.store, route.key);
+      const stored = await work(route.store, route.key);
+      return route.storage === undefined ? stored : customBlobKey(route.storage.id, stored);
     } catch (error) {
       if (route.storage === undefined) throw error;
       await this.reportFailedWrite(route.storage, route.key, error).catch(this.onBackgroundError);

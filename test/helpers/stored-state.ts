@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DiskBlobStore } from '../../src/adapters/blobs/disk.blob-store.js';
 import type { TestApp } from './test-app.js';
 
 /** Every file under `dir` (recursively), relative paths; a missing directory has none. */
@@ -13,10 +14,17 @@ export interface StoredState {
   attachments: number;
   inboxMessages: number;
   logs: number;
-  blobFiles: number;
+  blobs: number;
 }
 
-/** Row counts of every table an ingest writes, plus the files in the blob directory. */
+/** The blobs a disk store under `dir` holds: files, and live records in segment files (not a segment with none left). */
+export async function liveBlobs(dir: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const blob of new DiskBlobStore(dir).list('')) if (!blob.key.endsWith('.seg')) keys.push(blob.key);
+  return keys;
+}
+
+/** Row counts of every table an ingest writes, plus the blobs in the blob directory. */
 export async function storedState(t: TestApp, blobDir = join(t.dataDir, 'blobs')): Promise<StoredState> {
   const db = t.app.ctx.db.kysely;
   const count = async (table: 'emails' | 'attachments' | 'inbox_messages' | 'activity_logs') =>
@@ -26,6 +34,6 @@ export async function storedState(t: TestApp, blobDir = join(t.dataDir, 'blobs')
     attachments: await count('attachments'),
     inboxMessages: await count('inbox_messages'),
     logs: await count('activity_logs'),
-    blobFiles: (await filesUnder(blobDir)).length,
+    blobs: (await liveBlobs(blobDir)).length,
   };
 }

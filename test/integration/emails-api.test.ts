@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/core/api-key.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import { sendMail } from '../helpers/smtp-client.js';
+import { filesUnder, liveBlobs } from '../helpers/stored-state.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 warnIfPostgresSkipped();
@@ -261,14 +262,22 @@ describe.each(TEST_DIALECTS)('emails API over HTTPS (%s)', (dialect) => {
       attachments: [{ filename: 'x.txt', content: 'x' }],
     });
     const attachmentId = (await t.http.get(`/api/v1/emails/${result.id}`)).json().attachments[0].id;
-    const dayDir = join(t.dataDir, 'blobs', 'emails', t.tenant.id, new Date().toISOString().slice(0, 10));
-    const files = [`${result.id}.attachment.${attachmentId}`, `${result.id}.eml`];
-    expect(readdirSync(dayDir).filter((name) => name.startsWith(result.id)).sort()).toEqual(files);
+    const blobRoot = join(t.dataDir, 'blobs');
+    const stem = `emails/${t.tenant.id}/${new Date().toISOString().slice(0, 10)}/${result.id}`;
+    const blobsOfEmail = async () => (await liveBlobs(blobRoot)).filter((key) => key.startsWith(stem)).map((key) => key.slice(0, key.indexOf('#')));
+    expect((await blobsOfEmail()).sort()).toEqual([`${stem}.attachment.${attachmentId}`, `${stem}.eml`]);
+    const segments = (await filesUnder(blobRoot)).filter((path) => path.endsWith('.seg'));
+    const bytesBefore = Buffer.concat(await Promise.all(segments.map((path) => readFile(path))));
+    expect(bytesBefore.includes('Delete me')).toBe(true);
 
     const deleted = await t.http.delete(`/api/v1/emails/${result.id}`);
     expect(deleted.status).toBe(204);
     expect(deleted.body.length).toBe(0);
-    for (const file of files) expect(existsSync(join(dayDir, file)), file).toBe(false);
+    expect(await blobsOfEmail()).toEqual([]);
+    // Deleted mail leaves no bytes on disk: its records are zeroed in place.
+    const bytesAfter = Buffer.concat(await Promise.all(segments.map((path) => readFile(path))));
+    expect(bytesAfter.includes('Delete me')).toBe(false);
+    expect(bytesAfter.includes(result.id)).toBe(false);
     expect(await t.app.ctx.repos.emails.get(t.tenant.id, result.id)).toBeUndefined();
     for (const path of ['', '/content', '/eml', `/attachments/${attachmentId}`]) {
       expect((await t.http.get(`/api/v1/emails/${result.id}${path}`)).status, path).toBe(404);

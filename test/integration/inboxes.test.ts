@@ -206,7 +206,7 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
       expect(await t.app.ctx.repos.inboxes.get(t.tenant.id, inbox.id)).toBeUndefined();
       expect((await t.http.get(`/api/v1/emails/${sent.id}`)).status).toBe(404);
       const after = await storedState(t);
-      expect(after).toMatchObject({ emails: before.emails - 1, inboxMessages: before.inboxMessages - 1, blobFiles: before.blobFiles - 1 });
+      expect(after).toMatchObject({ emails: before.emails - 1, inboxMessages: before.inboxMessages - 1, blobs: before.blobs - 1 });
       expect((await t.http.get('/api/v1/inboxes?includeExpired=true')).json().data.map((i: { id: string }) => i.id)).not.toContain(inbox.id);
     });
 
@@ -263,7 +263,7 @@ describe.each(TEST_DIALECTS)('virtual inboxes (%s)', (dialect) => {
       expect((await t.http.get(`/api/v1/inboxes/${neighbour.id}/messages`)).json().totalItems).toBe(1);
       expect((await t.client(key).get('/api/v1/inboxes')).status).toBe(401);
       const after = await storedState(t);
-      expect(after).toMatchObject({ emails: before.emails - 1, attachments: before.attachments - 1, inboxMessages: before.inboxMessages - 2, blobFiles: before.blobFiles - 2 });
+      expect(after).toMatchObject({ emails: before.emails - 1, attachments: before.attachments - 1, inboxMessages: before.inboxMessages - 2, blobs: before.blobs - 2 });
       await expect(sendMail(t.smtpPort, { from: 'a@example.com', to: inbox.address, text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
 
       expect((await t.http.delete(`/api/v1/inboxes/${inbox.id}`)).status).toBe(404);

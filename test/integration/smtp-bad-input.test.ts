@@ -8,7 +8,7 @@ import { DiskBlobStore } from '../../src/adapters/blobs/disk.blob-store.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
 import { RawSmtpClient, type SmtpReplyLine } from '../helpers/raw-smtp.js';
 import { sendMail } from '../helpers/smtp-client.js';
-import { filesUnder, storedState, type StoredState } from '../helpers/stored-state.js';
+import { liveBlobs, storedState, type StoredState } from '../helpers/stored-state.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 warnIfPostgresSkipped();
@@ -227,13 +227,13 @@ describe.each(TEST_DIALECTS)('SMTP bad input (%s)', (dialect) => {
 
     const next = await sendMail(t.smtpPort, { from: 'after@example.com', to: address, subject: 'after the drop', text: 'still here' });
     expect((await getEmail(next.id)).subject).toBe('after the drop');
-    // Exactly the one message that was sent in full: its row, inbox entry, two log entries and EML file.
+    // Exactly the one message that was sent in full: its row, inbox entry, two log entries and EML.
     expect(await storedState(t)).toEqual({
       ...before,
       emails: before.emails + 1,
       inboxMessages: before.inboxMessages + 1,
       logs: before.logs + 2,
-      blobFiles: before.blobFiles + 1,
+      blobs: before.blobs + 1,
     });
     const list = await t.http.get('/api/v1/emails?subject=never%20finished');
     expect(list.json().totalItems).toBe(0);
@@ -285,7 +285,7 @@ describe.each(TEST_DIALECTS)('SMTP bad input (%s)', (dialect) => {
 class FailingAttachmentStore extends DiskBlobStore {
   failing = true;
 
-  override async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+  override async put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
     if (!this.failing) return super.put(key, data, contentType);
     if (key.includes('.attachment.')) {
       this.attachmentFailed();
@@ -322,12 +322,12 @@ describe.each(TEST_DIALECTS)('SMTP when storage fails (%s)', (dialect) => {
     const message = { from: 'a@example.com', to: address, subject: 'with a file', text: 'x', attachments: [{ filename: 'a.txt', content: 'abc' }] };
     await expect(sendMail(t.smtpPort, message)).rejects.toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.0 /) });
     expect(await storedState(t, blobRoot)).toEqual(before);
-    expect(await filesUnder(blobRoot)).toEqual([]);
+    expect(await liveBlobs(blobRoot)).toEqual([]);
 
     store.failing = false;
     const retried = await sendMail(t.smtpPort, message);
     expect((await t.http.get(`/api/v1/emails/${retried.id}`)).status).toBe(200);
-    expect(await storedState(t, blobRoot)).toMatchObject({ emails: before.emails + 1, blobFiles: 2 });
+    expect(await storedState(t, blobRoot)).toMatchObject({ emails: before.emails + 1, blobs: 2 });
   });
 });
 

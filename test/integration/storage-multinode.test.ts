@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobKeys } from '../../src/adapters/blobs/blob-keys.js';
 import { sweepOrphanBlobs } from '../../src/services/orphan-blob-sweep.js';
@@ -75,8 +76,13 @@ describe.runIf(runnable)('two nodes sharing PostgreSQL and one S3 service store'
   });
 
   it('the orphan sweep deletes blobs without a row, in either layout, and keeps those with one', async () => {
-    const orphans = [`emails/${a.tenant.id}/${randomUUID()}/message.eml`, blobKeys.eml(a.tenant.id, randomUUID(), new Date().toISOString())];
-    for (const orphan of orphans) await a.app.ctx.blobs.put(orphan, Buffer.from('left by a crash'), 'message/rfc822');
+    const leftByACrash = () => Buffer.from('left by a crash');
+    const orphans = [
+      // A file of the folder-per-email layout (a stream's put still makes a file), and a segment record.
+      await a.app.ctx.blobs.put(`emails/${a.tenant.id}/${randomUUID()}/message.eml`, Readable.from([leftByACrash()]), 'message/rfc822'),
+      await a.app.ctx.blobs.put(blobKeys.eml(a.tenant.id, randomUUID(), new Date().toISOString()), leftByACrash(), 'message/rfc822'),
+    ];
+    for (const orphan of orphans) expect(await a.app.ctx.blobs.exists(orphan)).toBe(true);
     const address = (await a.http.post('/api/v1/inboxes', { prefix: 'kept' })).json().address;
     const kept = await sendMail(a.smtpPort, { from: 'x@example.com', to: address, subject: 'Kept', text: 'k' });
 

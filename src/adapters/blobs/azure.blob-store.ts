@@ -72,15 +72,17 @@ export class AzureBlobStore implements BlobStore {
     return this.container.getBlockBlobClient(this.location.prefix + key);
   }
 
-  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+  async put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
     const options = { blobHTTPHeaders: { blobContentType: contentType } };
     if (Buffer.isBuffer(data)) await this.blob(key).uploadData(data, options);
     else await this.blob(key).uploadStream(data, BLOCK_BYTES, 2, options);
+    return key;
   }
 
   /** The SDK reads the file in block-sized ranges itself. */
-  async putFile(key: string, path: string, contentType: string): Promise<void> {
+  async putFile(key: string, path: string, contentType: string): Promise<string> {
     await this.blob(key).uploadFile(path, { blobHTTPHeaders: { blobContentType: contentType }, blockSize: BLOCK_BYTES, concurrency: 2 });
+    return key;
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {

@@ -32,8 +32,12 @@ const FOLDER_LAYOUT = /^emails\/[^/]+\/([^/]+)\//;
 export const blobKeys = {
   /** Every email's blobs in the service store are under this. */
   root: 'emails/',
-  /** The email a service-store key belongs to, in either layout (the orphan sweep asks whether its row still exists). */
-  emailIdOf: (key: string): string | undefined => (DAY_LAYOUT.exec(key) ?? FOLDER_LAYOUT.exec(key))?.[1],
+  /**
+   * The email a service-store key belongs to, in either layout and as a disk store's segment record
+   * (`<key>#<segment>@<offset>`), so the orphan sweep can ask whether its row still exists. A segment
+   * file listed on its own (`….seg`, no live record left in it) belongs to none.
+   */
+  emailIdOf: (key: string): string | undefined => (key.endsWith('.seg') ? undefined : (DAY_LAYOUT.exec(key) ?? FOLDER_LAYOUT.exec(key))?.[1]),
   eml: (tenantId: string, emailId: string, receivedAt: string) => `${blobKeys.emailStem(tenantId, emailId, receivedAt)}.eml`,
   attachment: (tenantId: string, emailId: string, receivedAt: string, attachmentId: string) =>
     `${blobKeys.emailStem(tenantId, emailId, receivedAt)}.attachment.${segment(attachmentId)}`,

@@ -1,44 +1,62 @@
 import { createReadStream } from 'node:fs';
 import { constants } from 'node:fs';
-import { copyFile, mkdir, open, opendir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { copyFile, mkdir, open, opendir, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../core/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../ports/blob-store.js';
-import { BlobWriterThreads } from './blob-writer-threads.js';
+import { FLAGS_OFFSET, DELETED, HEADER_BYTES, readHeader, recordBytes, recordHead, type RecordHeader } from './segment-record.js';
+import { isSegmentFile, parseSegmentKey, segmentKey, type SegmentKey } from './segment-key.js';
+import { SEGMENT_IDLE_CLOSE_MS, SegmentWriter } from './segment-writer.js';
 
-/** Writer threads per store: the fsyncs already run side by side on libuv's pool (docs/decisions.md D37). */
-const WRITER_THREADS = 1;
+/** Keys blob-keys.ts builds are far shorter; a record's key is read with its header in one read. */
+const KEY_READ_BYTES = 512;
+/** Zeroes written per call when a deleted record is wiped. */
+const WIPE_CHUNK = 64 * 1024;
+
+/** A live record found by its key: its segment file and where its bytes are. */
+interface OpenRecord {
+  path: string;
+  header: RecordHeader;
+  dataStart: number;
+}
 
 /**
- * Blobs as files under one root, fdatasynced (bytes and size) before a put resolves. A buffer (what
- * ingest puts) goes to a writer thread, which creates a new key's file under its final name
- * (docs/decisions.md D60); a stream, a file copy and a key written again go to a temporary name and
- * are renamed into place.
+ * Blobs under one root, durable before a put resolves. A buffer (what ingest puts: every EML and
+ * attachment) is appended as a record to the segment file of its folder (a tenant's day), one
+ * fdatasync for every put waiting on it, and `put` returns the key to read it by (segment-key.ts;
+ * docs/decisions.md D72). A stream and a file copy keep a file of their own, written to a temporary
+ * name, fdatasynced and renamed into place, as do the blobs stored before segments.
  */
 export class DiskBlobStore implements BlobStore {
   private readonly root: string;
-  private readonly writers = new BlobWriterThreads(WRITER_THREADS);
+  private readonly writer: SegmentWriter;
+  private readonly idleCloseMs: number;
 
-  constructor(root: string) {
+  constructor(root: string, options: { segmentRotateBytes?: number; segmentIdleCloseMs?: number } = {}) {
     this.root = resolve(root);
+    this.idleCloseMs = options.segmentIdleCloseMs ?? SEGMENT_IDLE_CLOSE_MS;
+    this.writer = new SegmentWriter({ rotateBytes: options.segmentRotateBytes, idleCloseMs: this.idleCloseMs });
   }
 
-  /** Stops the writer threads; a later write starts them again. */
+  /** Flushes and closes the open segments and stops the writer thread; a later write starts it again. */
   async close(): Promise<void> {
-    await this.writers.close();
+    await this.writer.close();
   }
 
   private pathOf(key: string): string {
     const path = resolve(this.root, key);
-    if (!path.startsWith(this.root + sep)) throw new Error(`blob key escapes the store: ${key}`);
+    if (!path.startsWith(this.root + sep) || key.includes('#')) throw new Error(`blob key escapes the store: ${key}`);
     return path;
   }
 
-  async put(key: string, data: Buffer | Readable, _contentType: string): Promise<void> {
+  async put(key: string, data: Buffer | Readable, _contentType: string): Promise<string> {
     const path = this.pathOf(key);
-    if (Buffer.isBuffer(data)) return this.writers.write(path, data);
+    if (Buffer.isBuffer(data)) {
+      const { segment, offset } = await this.writer.append(dirname(path), recordHead(key, data.byteLength, Date.now()), data);
+      return segmentKey({ key, segment, offset });
+    }
     const temporary = `${path}.${randomUUID()}.tmp`;
     // Mail is private to its tenant: readable by the service's user only, whatever the umask.
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -53,10 +71,11 @@ export class DiskBlobStore implements BlobStore {
     }
     await file.close();
     await rename(temporary, path);
+    return key;
   }
 
   /** A kernel-side copy (a reflink where the filesystem has them), fsynced, then renamed into place as `put` does. */
-  async putFile(key: string, source: string, _contentType: string): Promise<void> {
+  async putFile(key: string, source: string, _contentType: string): Promise<string> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomUUID()}.tmp`;
@@ -74,44 +93,104 @@ export class DiskBlobStore implements BlobStore {
       throw error;
     }
     await rename(temporary, path);
+    return key;
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {
-    const path = this.pathOf(key);
-    await this.assertExists(key, path);
-    return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
+    const located = parseSegmentKey(key);
+    if (located === undefined) {
+      const path = this.pathOf(key);
+      await this.statOrNotFound(key, path);
+      return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
+    }
+    const { path, header, dataStart } = await this.withRecord(key, located, 'r', async (record) => record);
+    const last = Math.min(range?.end ?? Number.MAX_SAFE_INTEGER, header.dataLength - 1);
+    const first = range?.start ?? 0;
+    if (last < first) return Readable.from([]);
+    return createReadStream(path, { start: dataStart + first, end: dataStart + last });
   }
 
   async getBuffer(key: string): Promise<Buffer> {
-    try {
-      return await readFile(this.pathOf(key));
-    } catch (error) {
-      throw this.translate(key, error);
-    }
+    const located = parseSegmentKey(key);
+    if (located === undefined) return readFile(this.pathOf(key)).catch((error: unknown) => Promise.reject(this.translate(key, error)));
+    return this.withRecord(key, located, 'r', async ({ header, dataStart }, file) => {
+      const bytes = Buffer.allocUnsafe(header.dataLength);
+      await readFully(file, bytes, dataStart);
+      return bytes;
+    });
   }
 
+  /**
+   * A record's key and bytes are overwritten with zeros, then it is flagged deleted, so deleted mail
+   * leaves no bytes on disk; its segment file goes once no live record is left in it (`list`).
+   */
   async delete(key: string): Promise<void> {
-    await rm(this.pathOf(key), { force: true });
-    await this.removeEmptyParents(dirname(this.pathOf(key)));
+    const located = parseSegmentKey(key);
+    if (located === undefined) return this.deleteFile(key);
+    await this.withRecord(key, located, 'r+', async ({ header }, file) => {
+      await wipe(file, located.offset + HEADER_BYTES, header.keyLength + header.dataLength);
+      await file.write(Buffer.of(DELETED), 0, 1, located.offset + FLAGS_OFFSET);
+    }).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
   }
 
   async exists(key: string): Promise<boolean> {
+    const located = parseSegmentKey(key);
     try {
-      await stat(this.pathOf(key));
+      if (located === undefined) await stat(this.pathOf(key));
+      else await this.withRecord(key, located, 'r', async () => undefined);
       return true;
     } catch {
       return false;
     }
   }
 
+  /**
+   * Files, and the live records of segment files, whose keys start with `prefix`. A segment with no
+   * live record left is listed itself, under its own path, so the orphan sweep removes it, once
+   * unchanged for twice the idle time after which a writer closes it: no node still appends to it.
+   */
   async *list(prefix: string): AsyncIterable<BlobInfo> {
     // Only the folder the prefix names is walked, not the whole store.
     const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
     for await (const path of this.filesUnder(folder === '' ? this.root : this.pathOf(folder))) {
       const key = relative(this.root, path).split(sep).join('/');
+      if (isSegmentFile(basename(path))) {
+        yield* this.listSegment(path, key, prefix);
+        continue;
+      }
       if (!key.startsWith(prefix)) continue;
       const info = await stat(path).catch(() => undefined);
       if (info !== undefined) yield { key, size: info.size, lastModified: info.mtime };
+    }
+  }
+
+  private async *listSegment(path: string, key: string, prefix: string): AsyncIterable<BlobInfo> {
+    const file = await open(path, 'r').catch(() => undefined);
+    if (file === undefined) return;
+    let live = 0;
+    try {
+      const { size, mtime } = await file.stat();
+      const head = Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES);
+      for (let offset = 0; offset + HEADER_BYTES <= size; ) {
+        const { bytesRead } = await file.read(head, 0, head.byteLength, offset);
+        const read = head.subarray(0, bytesRead);
+        const header = readHeader(read);
+        // A torn tail (the thread stopped mid-append) ends the segment: nothing points past it.
+        if (header === undefined || offset + recordBytes(header) > size) break;
+        if (!header.deleted) {
+          live++;
+          const recordKey = await readKey(file, read, offset, header);
+          if (recordKey.startsWith(prefix)) {
+            yield { key: segmentKey({ key: recordKey, segment: basename(path), offset }), size: header.dataLength, lastModified: new Date(header.writtenAt) };
+          }
+        }
+        offset += recordBytes(header);
+      }
+      if (live === 0 && key.startsWith(prefix) && Date.now() - mtime.getTime() > 2 * this.idleCloseMs) yield { key, size, lastModified: mtime };
+    } finally {
+      await file.close();
     }
   }
 
@@ -125,7 +204,36 @@ export class DiskBlobStore implements BlobStore {
     }
   }
 
-  private async assertExists(key: string, path: string): Promise<void> {
+  /** A live record whose header names `key`'s put key, or NotFoundError; the file is open while `work` runs. */
+  private async withRecord<T>(key: string, located: SegmentKey, flags: 'r' | 'r+', work: (record: OpenRecord, file: FileHandle) => Promise<T>): Promise<T> {
+    const path = join(dirname(this.pathOf(located.key)), located.segment);
+    const file = await open(path, flags).catch((error: unknown) => Promise.reject(this.translate(key, error)));
+    try {
+      const head = Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES);
+      const { bytesRead } = await file.read(head, 0, head.byteLength, located.offset);
+      const read = head.subarray(0, bytesRead);
+      const header = readHeader(read);
+      if (header === undefined || header.deleted || (await readKey(file, read, located.offset, header)) !== located.key) {
+        throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
+      }
+      return await work({ path, header, dataStart: located.offset + HEADER_BYTES + header.keyLength }, file);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** A dead segment goes through the writer thread, which keeps it while it still appends to it. */
+  private async deleteFile(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    if (isSegmentFile(basename(path))) {
+      if (!(await this.writer.removeSegment(path))) return;
+    } else {
+      await rm(path, { force: true });
+    }
+    await this.removeEmptyParents(dirname(path));
+  }
+
+  private async statOrNotFound(key: string, path: string): Promise<void> {
     try {
       await stat(path);
     } catch (error) {
@@ -149,5 +257,29 @@ export class DiskBlobStore implements BlobStore {
       }
       current = dirname(current);
     }
+  }
+}
+
+/** The key of the record at `offset`, from the bytes already read (`read`) where it is all there. */
+async function readKey(file: FileHandle, read: Buffer, offset: number, header: RecordHeader): Promise<string> {
+  if (HEADER_BYTES + header.keyLength <= read.byteLength) return read.toString('utf8', HEADER_BYTES, HEADER_BYTES + header.keyLength);
+  const key = Buffer.alloc(header.keyLength);
+  await readFully(file, key, offset + HEADER_BYTES);
+  return key.toString('utf8');
+}
+
+async function readFully(file: FileHandle, into: Buffer, position: number): Promise<void> {
+  for (let done = 0; done < into.byteLength; ) {
+    const { bytesRead } = await file.read(into, done, into.byteLength - done, position + done);
+    if (bytesRead === 0) throw new Error(`segment ends before its record does (at ${position + done})`);
+    done += bytesRead;
+  }
+}
+
+async function wipe(file: FileHandle, position: number, length: number): Promise<void> {
+  const zeros = Buffer.alloc(Math.min(length, WIPE_CHUNK));
+  for (let done = 0; done < length; ) {
+    const { bytesWritten } = await file.write(zeros, 0, Math.min(zeros.byteLength, length - done), position + done);
+    done += bytesWritten;
   }
 }

@@ -68,17 +68,16 @@ export class GcsBlobStore implements BlobStore {
     return this.bucket.file(this.location.prefix + key);
   }
 
-  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
-    if (Buffer.isBuffer(data)) {
-      await this.file(key).save(data, { resumable: false, contentType });
-      return;
-    }
-    await pipeline(data, this.file(key).createWriteStream({ resumable: true, chunkSize: CHUNK_BYTES, contentType }));
+  async put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
+    if (Buffer.isBuffer(data)) await this.file(key).save(data, { resumable: false, contentType });
+    else await pipeline(data, this.file(key).createWriteStream({ resumable: true, chunkSize: CHUNK_BYTES, contentType }));
+    return key;
   }
 
   /** One multipart request whose body the SDK streams from the file. */
-  async putFile(key: string, path: string, contentType: string): Promise<void> {
+  async putFile(key: string, path: string, contentType: string): Promise<string> {
     await this.bucket.upload(path, { destination: this.location.prefix + key, resumable: false, contentType });
+    return key;
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {

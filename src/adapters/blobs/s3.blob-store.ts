@@ -58,17 +58,18 @@ export class S3BlobStore implements BlobStore {
     return this.location.prefix + key;
   }
 
-  async put(key: string, data: Buffer | Readable, contentType: string): Promise<void> {
+  async put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
     const params = { Bucket: this.location.bucket, Key: this.objectKey(key), ContentType: contentType };
     if (Buffer.isBuffer(data)) {
       await this.client.send(new PutObjectCommand({ ...params, Body: data, ContentLength: data.byteLength }));
-      return;
+      return key;
     }
     await new Upload({ client: this.client, params: { ...params, Body: data }, partSize: PART_BYTES, queueSize: 2 }).done();
+    return key;
   }
 
   /** One PUT with the file's length, its body streamed from the file (no part buffers, unlike a multipart upload). */
-  async putFile(key: string, path: string, contentType: string): Promise<void> {
+  async putFile(key: string, path: string, contentType: string): Promise<string> {
     const { size } = await stat(path);
     const body = createReadStream(path);
     try {
@@ -78,6 +79,7 @@ export class S3BlobStore implements BlobStore {
     } finally {
       body.destroy();
     }
+    return key;
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {

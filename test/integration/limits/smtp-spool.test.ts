@@ -98,11 +98,11 @@ describe('SMTP: large messages are spooled to disk, not held in memory', () => {
 
 /** A disk store whose every write fails, as an unreachable object store's does. */
 class FailingWrites extends DiskBlobStore {
-  override async put(): Promise<void> {
+  override async put(): Promise<string> {
     throw new Error('connect ECONNREFUSED 127.0.0.1:9000');
   }
 
-  override async putFile(): Promise<void> {
+  override async putFile(): Promise<string> {
     throw new Error('connect ECONNREFUSED 127.0.0.1:9000');
   }
 }
