@@ -2,6 +2,7 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../core/errors.js';
 import { DiskBlobStore } from './disk.blob-store.js';
@@ -147,6 +148,14 @@ describe('DiskBlobStore segments (docs/decisions.md D72)', () => {
     const after = await store.put(`${day}/after.eml`, Buffer.from('z'), 'message/rfc822');
     expect(parseSegmentKey(after)?.segment).not.toBe(parseSegmentKey(big)?.segment);
     expect((await store.getBuffer(after)).toString()).toBe('z');
+  });
+
+  it('fails the puts in flight when the writer thread dies, so the sender gets a 451, and the next put starts a new one', async () => {
+    const pending = store.put(`${day}/big.eml`, Buffer.alloc(64 * 1024 * 1024), 'message/rfc822');
+    // A crash of the thread, as seen from here: it exits with the put unanswered.
+    await (store as unknown as { writer: { worker: Worker } }).writer.worker.terminate();
+    await expect(pending).rejects.toThrow(/exited/);
+    expect((await store.getBuffer(await store.put(`${day}/after.eml`, Buffer.from('z'), 'message/rfc822'))).toString()).toBe('z');
   });
 
   it('refuses a key that would leave the store or be read as a segment key', async () => {
