@@ -19,9 +19,9 @@ describe('blobKeys', () => {
   });
 
   it('finds the email of a disk segment record, and of no segment file listed on its own', () => {
-    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/e1.eml#mi0x2-0a1b2c3d4e5f-1.seg@1234')).toBe('e1');
-    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/e1.attachment.a1#mi0x2-0a1b2c3d4e5f-1.seg@0')).toBe('e1');
-    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/mi0x2-0a1b2c3d4e5f-1.seg')).toBeUndefined();
+    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/e1.eml#mx07emlv-0a1b2c3d4e5f-1.seg@1234')).toBe('e1');
+    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/e1.attachment.a1#mx07emlv-0a1b2c3d4e5f-1.seg@0')).toBe('e1');
+    expect(blobKeys.emailIdOf('emails/t1/2026-11-26/mx07emlv-0a1b2c3d4e5f-1.seg')).toBeUndefined();
   });
 
   it('refuses segments that could leave their folder or be misread', () => {
