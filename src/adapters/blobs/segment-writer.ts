@@ -132,9 +132,9 @@ function append({ id, folder, head, bytes }) {
   if (segment.size >= rotateBytes) retire(segment);
   flush(segment);
 }
-/** Removes a segment file no live record is left in, unless this thread still appends to it. */
+/** Removes a segment file no live record is left in, unless this thread still has it open. */
 function remove({ id, path }) {
-  for (const segment of open.values()) {
+  for (const segment of unclosed) {
     if (segment.path === path) return parentPort.postMessage({ id, removed: false });
   }
   try {
