@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiskBlobStore } from '../../src/adapters/blobs/disk.blob-store.js';
+import { isSegmentFile } from '../../src/adapters/blobs/segment-key.js';
 import type { TestApp } from './test-app.js';
 
 /** Every file under `dir` (recursively), relative paths; a missing directory has none. */
@@ -20,7 +21,7 @@ export interface StoredState {
 /** The blobs a disk store under `dir` holds: files, and live records in segment files (not a segment with none left). */
 export async function liveBlobs(dir: string): Promise<string[]> {
   const keys: string[] = [];
-  for await (const blob of new DiskBlobStore(dir).list('')) if (!blob.key.endsWith('.seg')) keys.push(blob.key);
+  for await (const blob of new DiskBlobStore(dir).list('')) if (!isSegmentFile(blob.key.slice(blob.key.lastIndexOf('/') + 1))) keys.push(blob.key);
   return keys;
 }
 

@@ -1,3 +1,5 @@
+import { isSegmentFile } from './segment-key.js';
+
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function segment(value: string): string {
@@ -37,7 +39,7 @@ export const blobKeys = {
    * (`<key>#<segment>@<offset>`), so the orphan sweep can ask whether its row still exists. A segment
    * file listed on its own (`….seg`, no live record left in it) belongs to none.
    */
-  emailIdOf: (key: string): string | undefined => (key.endsWith('.seg') ? undefined : (DAY_LAYOUT.exec(key) ?? FOLDER_LAYOUT.exec(key))?.[1]),
+  emailIdOf: (key: string): string | undefined => (isSegmentFile(key.slice(key.lastIndexOf('/') + 1)) ? undefined : (DAY_LAYOUT.exec(key) ?? FOLDER_LAYOUT.exec(key))?.[1]),
   eml: (tenantId: string, emailId: string, receivedAt: string) => `${blobKeys.emailStem(tenantId, emailId, receivedAt)}.eml`,
   attachment: (tenantId: string, emailId: string, receivedAt: string, attachmentId: string) =>
     `${blobKeys.emailStem(tenantId, emailId, receivedAt)}.attachment.${segment(attachmentId)}`,

@@ -172,16 +172,14 @@ export class DiskBlobStore implements BlobStore {
     let live = 0;
     try {
       const { size, mtime } = await file.stat();
-      const head = Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES);
+      const scratch = Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES);
       for (let offset = 0; offset + HEADER_BYTES <= size; ) {
-        const { bytesRead } = await file.read(head, 0, head.byteLength, offset);
-        const read = head.subarray(0, bytesRead);
-        const header = readHeader(read);
+        const record = await readRecordHead(file, offset, scratch);
         // A torn tail (the thread stopped mid-append) ends the segment: nothing points past it.
-        if (header === undefined || offset + recordBytes(header) > size) break;
+        if (record === undefined || offset + recordBytes(record.header) > size) break;
+        const { header, key: recordKey } = record;
         if (!header.deleted) {
           live++;
-          const recordKey = await readKey(file, read, offset, header);
           if (recordKey.startsWith(prefix)) {
             yield { key: segmentKey({ key: recordKey, segment: basename(path), offset }), size: header.dataLength, lastModified: new Date(header.writtenAt) };
           }
@@ -209,13 +207,9 @@ export class DiskBlobStore implements BlobStore {
     const path = join(dirname(this.pathOf(located.key)), located.segment);
     const file = await open(path, flags).catch((error: unknown) => Promise.reject(this.translate(key, error)));
     try {
-      const head = Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES);
-      const { bytesRead } = await file.read(head, 0, head.byteLength, located.offset);
-      const read = head.subarray(0, bytesRead);
-      const header = readHeader(read);
-      if (header === undefined || header.deleted || (await readKey(file, read, located.offset, header)) !== located.key) {
-        throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
-      }
+      const record = await readRecordHead(file, located.offset, Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES));
+      if (record === undefined || record.header.deleted || record.key !== located.key) throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
+      const { header } = record;
       return await work({ path, header, dataStart: located.offset + HEADER_BYTES + header.keyLength }, file);
     } finally {
       await file.close();
@@ -260,12 +254,19 @@ export class DiskBlobStore implements BlobStore {
   }
 }
 
-/** The key of the record at `offset`, from the bytes already read (`read`) where it is all there. */
-async function readKey(file: FileHandle, read: Buffer, offset: number, header: RecordHeader): Promise<string> {
-  if (HEADER_BYTES + header.keyLength <= read.byteLength) return read.toString('utf8', HEADER_BYTES, HEADER_BYTES + header.keyLength);
+/**
+ * The header and key of the record at `offset`, read into `scratch` in one read where the key fits
+ * (a second read where it does not); undefined where no record starts there.
+ */
+async function readRecordHead(file: FileHandle, offset: number, scratch: Buffer): Promise<{ header: RecordHeader; key: string } | undefined> {
+  const { bytesRead } = await file.read(scratch, 0, scratch.byteLength, offset);
+  const header = readHeader(scratch.subarray(0, bytesRead));
+  if (header === undefined) return undefined;
+  const keyEnd = HEADER_BYTES + header.keyLength;
+  if (keyEnd <= bytesRead) return { header, key: scratch.toString('utf8', HEADER_BYTES, keyEnd) };
   const key = Buffer.alloc(header.keyLength);
   await readFully(file, key, offset + HEADER_BYTES);
-  return key.toString('utf8');
+  return { header, key: key.toString('utf8') };
 }
 
 async function readFully(file: FileHandle, into: Buffer, position: number): Promise<void> {

@@ -10,10 +10,12 @@ export interface SegmentKey {
   offset: number;
 }
 
-const SEGMENT_KEY = /^([^#]+)#([A-Za-z0-9-]+\.seg)@(\d{1,15})$/;
-
 /** A segment file's name: `<start, base 36>-<writer>-<n>.seg`. */
-export const isSegmentFile = (name: string) => /^[A-Za-z0-9-]+\.seg$/.test(name);
+const SEGMENT_NAME = '[A-Za-z0-9-]+\\.seg';
+const SEGMENT_FILE = new RegExp(`^${SEGMENT_NAME}$`);
+const SEGMENT_KEY = new RegExp(`^([^#]+)#(${SEGMENT_NAME})@(\\d{1,15})$`);
+
+export const isSegmentFile = (name: string) => SEGMENT_FILE.test(name);
 
 export const segmentKey = ({ key, segment, offset }: SegmentKey) => `${key}#${segment}@${offset}`;
 
