@@ -65,6 +65,13 @@ describe('DiskBlobStore segments (docs/decisions.md D72)', () => {
     expect(await collect(await store.getStream(empty))).toBe('');
   });
 
+  it('streams from the file the record was found in, even if the segment is removed before the stream is read', async () => {
+    const key = await store.put(`${day}/s.eml`, Buffer.from('still here'), 'text/plain');
+    const stream = await store.getStream(key);
+    await rm(join(dir, day, parseSegmentKey(key)?.segment as string));
+    expect(await collect(stream)).toBe('still here');
+  });
+
   it('zeroes a deleted record in place: not readable, not listed, its bytes gone from the disk', async () => {
     const kept = await store.put(`${day}/kept.eml`, Buffer.from('Subject: stays'), 'message/rfc822');
     const gone = await store.put(`${day}/gone.eml`, Buffer.from('Subject: a secret code 123456'), 'message/rfc822');

@@ -15,9 +15,8 @@ const KEY_READ_BYTES = 512;
 /** Zeroes written per call when a deleted record is wiped. */
 const WIPE_CHUNK = 64 * 1024;
 
-/** A live record found by its key: its segment file and where its bytes are. */
+/** A live record found by its key: its header and where its bytes start in its segment. */
 interface OpenRecord {
-  path: string;
   header: RecordHeader;
   dataStart: number;
 }
@@ -103,11 +102,16 @@ export class DiskBlobStore implements BlobStore {
       await this.statOrNotFound(key, path);
       return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
     }
-    const { path, header, dataStart } = await this.withRecord(key, located, 'r', async (record) => record);
-    const last = Math.min(range?.end ?? Number.MAX_SAFE_INTEGER, header.dataLength - 1);
+    // The stream reads through the handle the record was checked on: a segment removed in between
+    // cannot turn a found blob into a stream error.
+    const { record, file } = await this.openRecord(key, located, 'r');
+    const last = Math.min(range?.end ?? Number.MAX_SAFE_INTEGER, record.header.dataLength - 1);
     const first = range?.start ?? 0;
-    if (last < first) return Readable.from([]);
-    return createReadStream(path, { start: dataStart + first, end: dataStart + last });
+    if (last < first) {
+      await file.close();
+      return Readable.from([]);
+    }
+    return file.createReadStream({ start: record.dataStart + first, end: record.dataStart + last });
   }
 
   async getBuffer(key: string): Promise<Buffer> {
@@ -202,17 +206,27 @@ export class DiskBlobStore implements BlobStore {
     }
   }
 
-  /** A live record whose header names `key`'s put key, or NotFoundError; the file is open while `work` runs. */
+  /** `work` on the live record whose header names `key`'s put key (or NotFoundError), its file open meanwhile. */
   private async withRecord<T>(key: string, located: SegmentKey, flags: 'r' | 'r+', work: (record: OpenRecord, file: FileHandle) => Promise<T>): Promise<T> {
+    const { record, file } = await this.openRecord(key, located, flags);
+    try {
+      return await work(record, file);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The live record whose header names `key`'s put key, with its segment open (the caller closes it), or NotFoundError. */
+  private async openRecord(key: string, located: SegmentKey, flags: 'r' | 'r+'): Promise<{ record: OpenRecord; file: FileHandle }> {
     const path = join(dirname(this.pathOf(located.key)), located.segment);
     const file = await open(path, flags).catch((error: unknown) => Promise.reject(this.translate(key, error)));
     try {
-      const record = await readRecordHead(file, located.offset, Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES));
-      if (record === undefined || record.header.deleted || record.key !== located.key) throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
-      const { header } = record;
-      return await work({ path, header, dataStart: located.offset + HEADER_BYTES + header.keyLength }, file);
-    } finally {
+      const head = await readRecordHead(file, located.offset, Buffer.alloc(HEADER_BYTES + KEY_READ_BYTES));
+      if (head === undefined || head.header.deleted || head.key !== located.key) throw new NotFoundError('BLOB_NOT_FOUND', `no blob at ${key}`);
+      return { record: { header: head.header, dataStart: located.offset + HEADER_BYTES + head.header.keyLength }, file };
+    } catch (error) {
       await file.close();
+      throw error;
     }
   }
 
