@@ -3,12 +3,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from './database.js';
 
 describe('SQLite checkpointer thread', () => {
   let dir: string;
   let db: Db;
+  let path: string;
+  let errors: unknown[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mailroom-checkpoint-'));
+    path = join(dir, 'test.db');
+    errors = [];
+    db = createDatabase({ dialect: 'sqlite', path }, (error) => errors.push(error));
+    await sql`create table big (v text)`.execute(db.kysely);
+  });
 
   afterEach(async () => {
     await db.close();
@@ -16,11 +26,6 @@ describe('SQLite checkpointer thread', () => {
   });
 
   it('copies committed WAL pages into the database file without a checkpoint on the writing connection', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mailroom-checkpoint-'));
-    const path = join(dir, 'test.db');
-    const errors: unknown[] = [];
-    db = createDatabase({ dialect: 'sqlite', path }, (error) => errors.push(error));
-    await sql`create table big (v text)`.execute(db.kysely);
     for (let i = 0; i < 100; i++) await sql`insert into big values (${'x'.repeat(20_000)})`.execute(db.kysely);
     // Automatic checkpoints are off on the writer: everything is still in the WAL.
     expect(statSync(path).size).toBeLessThan(100_000);
@@ -29,11 +34,6 @@ describe('SQLite checkpointer thread', () => {
   });
 
   it('keeps the WAL bounded while commits never stop: it catches up and the writer starts the WAL over', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mailroom-checkpoint-'));
-    const path = join(dir, 'test.db');
-    const errors: unknown[] = [];
-    db = createDatabase({ dialect: 'sqlite', path }, (error) => errors.push(error));
-    await sql`create table big (v text)`.execute(db.kysely);
     // 3,000 commits of 20 KB, one every ~2 ms: 60 MB, so checkpoints always overlap commits.
     const row = 'x'.repeat(20_000);
     let largestWal = 0;
