@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { copyFile, mkdir, open, opendir, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -97,21 +96,16 @@ export class DiskBlobStore implements BlobStore {
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {
     const located = parseSegmentKey(key);
-    if (located === undefined) {
-      const path = this.pathOf(key);
-      await this.statOrNotFound(key, path);
-      return createReadStream(path, range === undefined ? {} : { start: range.start, end: range.end });
-    }
-    // The stream reads through the handle the record was checked on: a segment removed in between
-    // cannot turn a found blob into a stream error.
-    const { record, file } = await this.openRecord(key, located, 'r');
-    const last = Math.min(range?.end ?? Number.MAX_SAFE_INTEGER, record.header.dataLength - 1);
+    // Both kinds stream through the handle that found the blob: one open, and a file removed in
+    // between cannot turn a found blob into a stream error.
+    const { file, dataStart, dataLength } = located === undefined ? await this.openFile(key) : await this.openRecordBytes(key, located);
     const first = range?.start ?? 0;
+    const last = Math.min(range?.end ?? Number.MAX_SAFE_INTEGER, dataLength - 1);
     if (last < first) {
       await file.close();
       return Readable.from([]);
     }
-    return file.createReadStream({ start: record.dataStart + first, end: record.dataStart + last });
+    return file.createReadStream({ start: dataStart + first, end: dataStart + last });
   }
 
   async getBuffer(key: string): Promise<Buffer> {
@@ -241,12 +235,21 @@ export class DiskBlobStore implements BlobStore {
     await this.removeEmptyParents(dirname(path));
   }
 
-  private async statOrNotFound(key: string, path: string): Promise<void> {
+  /** A blob stored as its own file, open (the caller closes it), or NotFoundError. */
+  private async openFile(key: string): Promise<{ file: FileHandle; dataStart: number; dataLength: number }> {
+    const file = await open(this.pathOf(key), 'r').catch((error: unknown) => Promise.reject(this.translate(key, error)));
     try {
-      await stat(path);
+      return { file, dataStart: 0, dataLength: (await file.stat()).size };
     } catch (error) {
-      throw this.translate(key, error);
+      await file.close();
+      throw error;
     }
+  }
+
+  /** A segment record's bytes, their segment open (the caller closes it), or NotFoundError. */
+  private async openRecordBytes(key: string, located: SegmentKey): Promise<{ file: FileHandle; dataStart: number; dataLength: number }> {
+    const { record, file } = await this.openRecord(key, located, 'r');
+    return { file, dataStart: record.dataStart, dataLength: record.header.dataLength };
   }
 
   private translate(key: string, error: unknown): unknown {
