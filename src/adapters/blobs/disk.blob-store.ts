@@ -38,7 +38,7 @@ export class DiskBlobStore implements BlobStore {
     this.writer = new SegmentWriter({ rotateBytes: options.segmentRotateBytes, idleCloseMs: this.idleCloseMs });
   }
 
-  /** Flushes and closes the open segments and stops the writer thread; a later write starts it again. */
+  /** Flushes and closes the open segments; a later write starts a new one. */
   async close(): Promise<void> {
     await this.writer.close();
   }
@@ -224,7 +224,7 @@ export class DiskBlobStore implements BlobStore {
     }
   }
 
-  /** A dead segment goes through the writer thread, which keeps it while it still appends to it. */
+  /** A dead segment goes through the segment writer, which keeps it while it still appends to it. */
   private async deleteFile(key: string): Promise<void> {
     const path = this.pathOf(key);
     if (isSegmentFile(basename(path))) {

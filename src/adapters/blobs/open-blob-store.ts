@@ -31,7 +31,7 @@ export async function openServiceBlobStore(config: ServiceBlobStoreConfig): Prom
   }
 }
 
-/** Stops what the service store runs beside it (the disk store's writer threads). */
+/** Stops what the service store runs beside it (the disk store's open segments). */
 export async function closeServiceBlobStore(store: BlobStore): Promise<void> {
   if (store instanceof DiskBlobStore) await store.close();
 }

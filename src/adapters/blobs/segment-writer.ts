@@ -1,5 +1,7 @@
-import { Worker } from 'node:worker_threads';
-import { SMALL_THREAD_LIMITS } from '../os/small-thread-limits.js';
+import { randomBytes } from 'node:crypto';
+import { close, fdatasync, mkdir, open, rm, writev } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 /** A segment is closed at this size and a new one started (docs/decisions.md D72). */
 const ROTATE_BYTES = 64 * 1024 * 1024;
@@ -8,165 +10,9 @@ export const SEGMENT_IDLE_CLOSE_MS = 30_000;
 /** Open segments (one per tenant and day written to) beyond this close, the least recently used first. */
 const MAX_OPEN_SEGMENTS = 64;
 
-// Plain CommonJS so the same code runs from dist and from src under tsx (a worker's loader hooks do
-// not apply to its own entry module on Node 20). One thread owns every open segment: it appends each
-// record with one write and answers all the appends waiting on a segment with one fdatasync, started
-// as soon as the previous one returns, so a busy server pays one flush for many messages where a file
-// per blob paid a new inode each (docs/decisions.md D71, D72). fdatasync, not fsync: the bytes and the
-// size that reads them back, not the timestamps (D58). A segment is never appended to after this
-// thread stops: a torn record can only be the end of a closed segment, which no row points into.
-const WRITER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { join } = require('node:path');
-const { randomBytes } = require('node:crypto');
-const { rotateBytes, idleCloseMs, maxOpen } = workerData;
-const writer = randomBytes(6).toString('hex');
-let made = 0;
-/** By folder, in least recently used order: the segment new records there go to. */
-const open = new Map();
-/** Every segment whose file is still open, retired ones still flushing included. */
-const unclosed = new Set();
-/** Ids of close requests, answered once no segment file is open. */
-let closing = [];
-
-/** A new segment file, private to the service user; its folder is made only when missing (D55). */
-function createSegment(folder) {
-  const name = Date.now().toString(36) + '-' + writer + '-' + (++made) + '.seg';
-  const path = join(folder, name);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const fd = fs.openSync(path, 'wx', 0o600);
-      const segment = { folder, name, path, fd, size: 0, waiting: [], syncing: false, retired: false, closed: false, lastUsed: Date.now() };
-      unclosed.add(segment);
-      return segment;
-    } catch (error) {
-      // A delete may remove the folder, once empty, between our mkdir and open, hence the retry.
-      if (error.code !== 'ENOENT' || attempt === 3) throw error;
-      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    }
-  }
-}
-function segmentFor(folder) {
-  let segment = open.get(folder);
-  if (segment !== undefined) {
-    open.delete(folder);
-  } else {
-    segment = createSegment(folder);
-    if (open.size >= maxOpen) retire(open.values().next().value);
-  }
-  open.set(folder, segment);
-  segment.lastUsed = Date.now();
-  return segment;
-}
-function writeAll(fd, buffers, position) {
-  const total = buffers.reduce((sum, b) => sum + b.byteLength, 0);
-  let written = fs.writevSync(fd, buffers, position);
-  if (written === total) return;
-  const rest = Buffer.concat(buffers);
-  while (written < total) written += fs.writeSync(fd, rest, written, total - written, position + written);
-}
-/** No new records: closed once the appends already made are flushed. */
-function retire(segment) {
-  segment.retired = true;
-  if (open.get(segment.folder) === segment) open.delete(segment.folder);
-  closeIfDone(segment);
-}
-function closeIfDone(segment) {
-  if (!segment.retired || segment.closed || segment.syncing || segment.waiting.length > 0) return;
-  segment.closed = true;
-  unclosed.delete(segment);
-  fs.closeSync(segment.fd);
-  answerClosing();
-}
-function answerClosing() {
-  if (unclosed.size > 0) return;
-  for (const id of closing) parentPort.postMessage({ id });
-  closing = [];
-}
-/** Takes no more records anywhere and answers once every append made is flushed and every file closed. */
-function closeAll({ id }) {
-  closing.push(id);
-  for (const segment of [...open.values()]) retire(segment);
-  answerClosing();
-}
-function failed(id, error) {
-  return { id, error: { message: error.message, code: error.code } };
-}
-function flush(segment) {
-  if (segment.syncing || segment.waiting.length === 0) return closeIfDone(segment);
-  const batch = segment.waiting;
-  segment.waiting = [];
-  segment.syncing = true;
-  fs.fdatasync(segment.fd, (error) => {
-    segment.syncing = false;
-    if (error) {
-      // After a failed flush the kernel may report the next one clean with the bytes lost: nothing
-      // waiting on this segment is answered as durable, and it takes no more records.
-      const all = batch.concat(segment.waiting);
-      segment.waiting = [];
-      for (const { id } of all) parentPort.postMessage(failed(id, error));
-      return retire(segment);
-    }
-    for (const { id, offset } of batch) parentPort.postMessage({ id, segment: segment.name, offset });
-    flush(segment);
-  });
-}
-function append({ id, folder, head, bytes }) {
-  let segment;
-  try {
-    segment = segmentFor(folder);
-  } catch (error) {
-    return parentPort.postMessage(failed(id, error));
-  }
-  const offset = segment.size;
-  try {
-    writeAll(segment.fd, [head, bytes], offset);
-  } catch (error) {
-    // What part of the record was written stays at the segment's end, past every offset handed out.
-    parentPort.postMessage(failed(id, error));
-    return retire(segment);
-  }
-  segment.size += head.byteLength + bytes.byteLength;
-  segment.waiting.push({ id, offset });
-  if (segment.size >= rotateBytes) retire(segment);
-  flush(segment);
-}
-/** Removes a segment file no live record is left in, unless this thread still has it open. */
-function remove({ id, path }) {
-  for (const segment of unclosed) {
-    if (segment.path === path) return parentPort.postMessage({ id, removed: false });
-  }
-  try {
-    fs.rmSync(path, { force: true });
-  } catch (error) {
-    return parentPort.postMessage(failed(id, error));
-  }
-  parentPort.postMessage({ id, removed: true });
-}
-setInterval(() => {
-  const idleSince = Date.now() - idleCloseMs;
-  for (const segment of [...open.values()]) if (segment.lastUsed < idleSince) retire(segment);
-}, Math.max(1000, idleCloseMs / 3)).unref();
-parentPort.on('message', (message) => {
-  if (message.closeAll) closeAll(message);
-  else if (message.path !== undefined) remove(message);
-  else append(message);
-});
-`;
-
-interface Reply {
-  id: number;
-  segment?: string;
-  offset?: number;
-  removed?: boolean;
-  error?: { message: string; code?: string };
-}
-
-interface Pending {
-  resolve(reply: Reply): void;
-  reject(error: Error): void;
-}
+const openFile = promisify(open);
+const makeFolder = promisify(mkdir);
+const removeFile = promisify(rm);
 
 /** Where an appended record is: its segment file's name (in the folder asked for) and its offset. */
 export interface AppendedRecord {
@@ -174,88 +20,218 @@ export interface AppendedRecord {
   offset: number;
 }
 
+/** An append not yet written: waiting for its folder's segment file to be created. */
+interface Request {
+  head: Buffer;
+  data: Buffer;
+  resolve(record: AppendedRecord): void;
+  reject(error: unknown): void;
+}
+
+/** An append whose bytes are being written or wait for the next fdatasync. */
+interface Append {
+  offset: number;
+  resolve(record: AppendedRecord): void;
+  reject(error: unknown): void;
+}
+
+interface Segment {
+  folder: string;
+  name: string;
+  path: string;
+  fd: number;
+  /** Bytes handed out: the next record's offset. */
+  size: number;
+  /** Appends whose bytes are written, waiting for the next fdatasync. */
+  written: Append[];
+  writesInFlight: number;
+  syncing: boolean;
+  /** Takes no more records; its file closes once what it holds is flushed. */
+  retired: boolean;
+  closed: boolean;
+  /** A write or flush failed: nothing on this segment is answered as durable any more. */
+  failure: unknown;
+  lastUsed: number;
+  whenClosed: Promise<void>;
+  markClosed(): void;
+}
+
+/** A folder's segment file being created, and the appends that wait for it. */
+interface Opening {
+  requests: Request[];
+  done: Promise<void>;
+}
+
 /**
- * The disk store's appends, on one thread, one message each way: as promise calls each step was a
- * round trip through libuv's pool and the busy main event loop (docs/decisions.md D37). The thread
- * starts with the first call, so a store that only reads costs nothing.
+ * The disk store's appends (docs/decisions.md D72, D75): each record is one positioned `writev` on
+ * libuv's pool, and every append whose bytes are written when a segment's flush starts is answered by
+ * that one fdatasync, the next starting as soon as it returns, so a busy server pays one flush for
+ * many messages. fdatasync, not fsync: the bytes and the size that reads them back, not the
+ * timestamps (D58). A segment is never appended to after this writer closes it or after a failed
+ * write or flush: a torn record can only be the end of a segment no one appends to, and no row points
+ * into it, since a row commits only after its record's flush answered.
  */
 export class SegmentWriter {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 0;
+  private readonly rotateBytes: number;
+  private readonly idleCloseMs: number;
+  private readonly writerId = randomBytes(6).toString('hex');
+  private made = 0;
+  /** By folder, in least recently used order: the segment new records there go to. */
+  private readonly open = new Map<string, Segment>();
+  private readonly opening = new Map<string, Opening>();
+  /** Every segment whose file is not closed yet, retired ones still flushing included. */
+  private readonly unclosed = new Set<Segment>();
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: { rotateBytes?: number; idleCloseMs?: number } = {}) {}
+  constructor(options: { rotateBytes?: number; idleCloseMs?: number } = {}) {
+    this.rotateBytes = options.rotateBytes ?? ROTATE_BYTES;
+    this.idleCloseMs = options.idleCloseMs ?? SEGMENT_IDLE_CLOSE_MS;
+  }
 
-  /** Appends `head` and `bytes` as one record to the folder's open segment, resolved once fdatasynced. */
-  async append(folder: string, head: Buffer, data: Buffer): Promise<AppendedRecord> {
-    const { bytes, transfer } = toPostable(data);
-    const reply = await this.send({ folder, head, bytes }, transfer);
-    return { segment: reply.segment as string, offset: reply.offset as number };
+  /** Appends `head` and `data` as one record to the folder's open segment, resolved once fdatasynced. */
+  append(folder: string, head: Buffer, data: Buffer): Promise<AppendedRecord> {
+    return new Promise<AppendedRecord>((resolve, reject) => this.route(folder, { head, data, resolve, reject }));
   }
 
   /** Removes the segment file at `path` unless it is still open for appends here; true if it was removed. */
   async removeSegment(path: string): Promise<boolean> {
-    return (await this.send({ path }, [])).removed === true;
+    for (const segment of this.unclosed) if (segment.path === path) return false;
+    await removeFile(path, { force: true });
+    return true;
   }
 
-  /** Waits for the appends already made to be flushed and their files closed, then stops the thread. */
+  /** Waits until every append already made is flushed and the files open now are closed; a later append starts a new segment. */
   async close(): Promise<void> {
-    const worker = this.worker;
-    if (worker === undefined) return;
-    await this.send({ closeAll: true }, []).catch(() => undefined);
-    if (this.worker === worker) this.worker = undefined;
-    await worker.terminate();
+    await Promise.all([...this.opening.values()].map((opening) => opening.done));
+    for (const segment of [...this.open.values()]) this.retire(segment);
+    await Promise.all([...this.unclosed].map((segment) => segment.whenClosed));
   }
 
-  private send(message: object, transfer: ArrayBuffer[]): Promise<Reply> {
-    const worker = this.started();
-    this.nextId += 1;
-    const id = this.nextId;
-    return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, ...message }, transfer);
+  /** Writes the request into its folder's segment, or queues it on the segment being created there. */
+  private route(folder: string, request: Request): void {
+    const segment = this.open.get(folder);
+    if (segment !== undefined) return this.write(segment, request);
+    const opening = this.opening.get(folder) ?? this.startSegment(folder);
+    opening.requests.push(request);
+  }
+
+  private startSegment(folder: string): Opening {
+    const opening: Opening = { requests: [], done: Promise.resolve() };
+    this.opening.set(folder, opening);
+    opening.done = this.createSegment(folder).then(
+      (segment) => {
+        this.opening.delete(folder);
+        this.open.set(folder, segment);
+        if (this.open.size > MAX_OPEN_SEGMENTS) this.retire(this.open.values().next().value as Segment);
+        // In order, before anything else runs: a rotation part-way routes the rest to a new segment.
+        for (const request of opening.requests) this.route(folder, request);
+      },
+      (error: unknown) => {
+        this.opening.delete(folder);
+        for (const request of opening.requests) request.reject(error);
+      },
+    );
+    return opening;
+  }
+
+  private write(segment: Segment, request: Request): void {
+    this.open.delete(segment.folder);
+    this.open.set(segment.folder, segment);
+    segment.lastUsed = Date.now();
+    const offset = segment.size;
+    segment.size += request.head.byteLength + request.data.byteLength;
+    segment.writesInFlight += 1;
+    if (segment.size >= this.rotateBytes) this.retire(segment);
+    this.writeAll(segment.fd, [request.head, request.data], offset, (error) => {
+      segment.writesInFlight -= 1;
+      this.written(segment, { offset, resolve: request.resolve, reject: request.reject }, error);
     });
   }
 
-  private started(): Worker {
-    if (this.worker !== undefined) return this.worker;
-    const workerData = {
-      rotateBytes: this.options.rotateBytes ?? ROTATE_BYTES,
-      idleCloseMs: this.options.idleCloseMs ?? SEGMENT_IDLE_CLOSE_MS,
-      maxOpen: MAX_OPEN_SEGMENTS,
-    };
-    const worker = new Worker(WRITER_SOURCE, { eval: true, workerData, resourceLimits: SMALL_THREAD_LIMITS });
-    worker.unref();
-    worker.on('message', (reply: Reply) => this.settle(reply));
-    // A crash fails the puts in flight (the sender gets a 451 and retries) instead of hanging them.
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const pending of this.pending.values()) pending.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`blob writer thread exited (code ${code})`)));
-    this.worker = worker;
-    return worker;
+  /** A new segment file, private to the service user; its folder is made only when missing (D55). */
+  private async createSegment(folder: string): Promise<Segment> {
+    this.made += 1;
+    const name = `${Date.now().toString(36)}-${this.writerId}-${this.made}.seg`;
+    const path = join(folder, name);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const fd = await openFile(path, 'wx', 0o600);
+        let markClosed = () => {};
+        const whenClosed = new Promise<void>((resolve) => (markClosed = resolve));
+        const segment: Segment = { folder, name, path, fd, size: 0, written: [], writesInFlight: 0, syncing: false, retired: false, closed: false, failure: undefined, lastUsed: Date.now(), whenClosed, markClosed };
+        this.unclosed.add(segment);
+        this.idleTimer ??= setInterval(() => this.retireIdle(), Math.max(1000, this.idleCloseMs / 3)).unref();
+        return segment;
+      } catch (error) {
+        // A delete may remove the folder, once empty, between our mkdir and open, hence the retry.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
+        await makeFolder(folder, { recursive: true, mode: 0o700 });
+      }
+    }
   }
 
-  private settle(reply: Reply): void {
-    const pending = this.pending.get(reply.id);
-    if (pending === undefined) return;
-    this.pending.delete(reply.id);
-    if (reply.error === undefined) pending.resolve(reply);
-    else pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+  /** One positioned write of every buffer, continued where a short write stopped. */
+  private writeAll(fd: number, buffers: Buffer[], position: number, done: (error: NodeJS.ErrnoException | null) => void): void {
+    const total = buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0);
+    writev(fd, buffers, position, (error, bytes) => {
+      if (error !== null || bytes === total) return done(error);
+      const rest = Buffer.concat(buffers).subarray(bytes);
+      this.writeAll(fd, [rest], position + bytes, done);
+    });
   }
-}
 
-/**
- * Bytes in a SharedArrayBuffer (the SMTP reader's messages) go as they are: the thread sees the same
- * memory. Any other buffer is copied to one of its exact size and transferred, since cloning a view
- * would copy its whole backing store (often a larger pool or a parsed message).
- */
-function toPostable(data: Buffer): { bytes: Uint8Array; transfer: ArrayBuffer[] } {
-  if (data.buffer instanceof SharedArrayBuffer) return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), transfer: [] };
-  const copy = new Uint8Array(data.byteLength);
-  copy.set(data);
-  return { bytes: copy, transfer: [copy.buffer] };
+  private written(segment: Segment, append: Append, error: NodeJS.ErrnoException | null): void {
+    if (error !== null) {
+      // What part of the record was written stays at the segment's end, past every offset handed out.
+      segment.failure ??= error;
+      this.retire(segment);
+    }
+    if (segment.failure === undefined) segment.written.push(append);
+    else append.reject(error ?? segment.failure);
+    this.flush(segment);
+  }
+
+  private flush(segment: Segment): void {
+    if (segment.syncing || segment.written.length === 0) return this.closeIfDone(segment);
+    const batch = segment.written;
+    segment.written = [];
+    segment.syncing = true;
+    fdatasync(segment.fd, (error) => {
+      segment.syncing = false;
+      if (error !== null) {
+        // After a failed flush the kernel may report the next one clean with the bytes lost: nothing
+        // on this segment is answered as durable any more, and it takes no more records.
+        segment.failure ??= error;
+        for (const append of batch.concat(segment.written)) append.reject(error);
+        segment.written = [];
+        return this.retire(segment);
+      }
+      for (const append of batch) append.resolve({ segment: segment.name, offset: append.offset });
+      this.flush(segment);
+    });
+  }
+
+  private retire(segment: Segment): void {
+    segment.retired = true;
+    if (this.open.get(segment.folder) === segment) this.open.delete(segment.folder);
+    this.closeIfDone(segment);
+  }
+
+  private retireIdle(): void {
+    const idleSince = Date.now() - this.idleCloseMs;
+    for (const segment of [...this.open.values()]) if (segment.lastUsed < idleSince) this.retire(segment);
+  }
+
+  private closeIfDone(segment: Segment): void {
+    if (!segment.retired || segment.closed || segment.syncing || segment.writesInFlight > 0 || segment.written.length > 0) return;
+    segment.closed = true;
+    close(segment.fd, () => {
+      this.unclosed.delete(segment);
+      if (this.unclosed.size === 0) {
+        clearInterval(this.idleTimer);
+        this.idleTimer = undefined;
+      }
+      segment.markClosed();
+    });
+  }
 }
