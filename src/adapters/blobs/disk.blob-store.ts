@@ -55,12 +55,32 @@ export class DiskBlobStore implements BlobStore {
       const { segment, offset } = await this.writer.append(dirname(path), recordHead(key, data.byteLength, Date.now()), data);
       return segmentKey({ key, segment, offset });
     }
-    const temporary = `${path}.${randomUUID()}.tmp`;
-    // Mail is private to its tenant: readable by the service's user only, whatever the umask.
+    return this.writeOwnFile(path, key, async (file) => {
+      for await (const chunk of data) await file.write(chunk as Buffer);
+    });
+  }
+
+  /** A kernel-side copy (a reflink where the filesystem has them), kept as its own file as a stream's is. */
+  async putFile(key: string, source: string, _contentType: string): Promise<string> {
+    // The copy truncates and fills the temporary file `writeOwnFile` holds open (the same inode), and
+    // gives it the source's mode, so it is made private again afterwards.
+    return this.writeOwnFile(this.pathOf(key), key, async (file, temporary) => {
+      await copyFile(source, temporary, constants.COPYFILE_FICLONE);
+      await file.chmod(0o600);
+    });
+  }
+
+  /**
+   * A blob as a file of its own: `fill` writes a temporary file, which is fdatasynced and renamed into
+   * place, or removed if anything fails. Mail is private to its tenant: readable by the service's user
+   * only, whatever the umask.
+   */
+  private async writeOwnFile(path: string, key: string, fill: (file: FileHandle, temporary: string) => Promise<void>): Promise<string> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${randomUUID()}.tmp`;
     const file = await open(temporary, 'w', 0o600);
     try {
-      for await (const chunk of data) await file.write(chunk as Buffer);
+      await fill(file, temporary);
       await file.datasync();
     } catch (error) {
       await file.close();
@@ -68,28 +88,6 @@ export class DiskBlobStore implements BlobStore {
       throw error;
     }
     await file.close();
-    await rename(temporary, path);
-    return key;
-  }
-
-  /** A kernel-side copy (a reflink where the filesystem has them), fsynced, then renamed into place as `put` does. */
-  async putFile(key: string, source: string, _contentType: string): Promise<string> {
-    const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const temporary = `${path}.${randomUUID()}.tmp`;
-    try {
-      await copyFile(source, temporary, constants.COPYFILE_FICLONE);
-      const file = await open(temporary, 'r+');
-      try {
-        await file.chmod(0o600);
-        await file.datasync();
-      } finally {
-        await file.close();
-      }
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
     await rename(temporary, path);
     return key;
   }
