@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import { nameStatements } from './pg-named-statements.js';
 import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../../config/config.js';
@@ -86,6 +87,7 @@ export function createDatabase(config: DatabaseConfig, onBackgroundError: (error
     // pool.end() is still tearing it down) is dropped by the pool and reported as an 'error' event;
     // unheard, Node treats that event as fatal. The next query simply opens a new connection.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => nameStatements(client));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }

@@ -1,0 +1,58 @@
+import type pg from 'pg';
+
+/** Named statements kept per connection, the least recently used deallocated beyond it. */
+export const NAMED_STATEMENTS_PER_CONNECTION = 100;
+
+type Query = (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
+
+/**
+ * Sends a connection's parameterised queries (what Kysely sends: SQL text and values) as named
+ * statements, so the backend parses and plans each text once per connection instead of on every
+ * execution: PostgreSQL's own CPU per ingested message −32% (docs/decisions.md D76). Texts vary with
+ * row counts and list lengths, so at most `limit` stay prepared; the least recently used is
+ * deallocated, ahead of the new one in the connection's queue. A DEALLOCATE refused (inside a failed
+ * transaction) is sent again with the next one. A text with a `*` (`select *`, `returning *`,
+ * `count(*)`) stays unnamed: a prepared `*` fails with "cached plan must not change result type" once
+ * another node's migration adds a column, where an unnamed one just returns the new column.
+ */
+export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_PER_CONNECTION): void {
+  const query = client.query.bind(client) as Query;
+  const names = new Map<string, string>();
+  let undeallocated: string[] = [];
+  let made = 0;
+
+  // pg remembers every statement a connection prepared (an internal record, hence the guard).
+  const prepared = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+  const deallocate = (name: string) => {
+    query(`deallocate ${name}`).then(
+      () => delete prepared?.[name],
+      () => undeallocated.push(name),
+    );
+  };
+
+  const nameFor = (text: string): string => {
+    const known = names.get(text);
+    if (known !== undefined) {
+      names.delete(text);
+      names.set(text, known);
+      return known;
+    }
+    made += 1;
+    const name = `mailroom_${made}`;
+    names.set(text, name);
+    if (names.size > limit) {
+      const [oldestText, oldestName] = names.entries().next().value as [string, string];
+      names.delete(oldestText);
+      const retry = undeallocated;
+      undeallocated = [];
+      for (const old of [...retry, oldestName]) deallocate(old);
+    }
+    return name;
+  };
+
+  const named: Query = (config, values) => {
+    if (typeof config !== 'string' || values === undefined || values.length === 0 || config.includes('*')) return query(config, values);
+    return query({ name: nameFor(config), text: config, values });
+  };
+  (client as unknown as { query: Query }).query = named;
+}
