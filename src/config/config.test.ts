@@ -50,7 +50,8 @@ describe('loadConfig', () => {
   });
 
   it('reads the database URL as PostgreSQL, sqlite:// or a file path', () => {
-    expect(loadConfig({ MAILROOM_DATABASE_URL: 'postgres://u@db:5432/mailroom' }).db).toEqual({ dialect: 'postgres', url: 'postgres://u@db:5432/mailroom' });
+    expect(loadConfig({ MAILROOM_DATABASE_URL: 'postgres://u@db:5432/mailroom' }).db).toEqual({ dialect: 'postgres', url: 'postgres://u@db:5432/mailroom', preparedStatements: true });
+    expect(loadConfig({ MAILROOM_DATABASE_URL: 'postgres://db/m', MAILROOM_DATABASE_PREPARED_STATEMENTS: 'off' }).db).toMatchObject({ preparedStatements: false });
     expect(loadConfig({ MAILROOM_DATABASE_URL: 'postgresql://db/m' }).db.dialect).toBe('postgres');
     expect(loadConfig({ MAILROOM_DATABASE_URL: 'sqlite:///var/lib/m.db' }).db).toEqual({ dialect: 'sqlite', path: '/var/lib/m.db' });
     expect(loadConfig({ MAILROOM_DATABASE_URL: 'rel/m.db' }).db).toEqual({ dialect: 'sqlite', path: resolve('rel/m.db') });

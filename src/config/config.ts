@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
 import { limitsSettings, type LimitsSettings } from './limits-settings.js';
-import { localSettings, type LocalSettings } from './local-settings.js';
+import { choice, localSettings, type LocalSettings } from './local-settings.js';
 import { extractionSettings } from './extraction-settings.js';
 import { spamSettings, type SpamSettings } from './spam-settings.js';
 import { mailSettings, type MailSettings } from './mail-settings.js';
@@ -14,7 +14,8 @@ import type { ExtractionLimits } from '../core/extract.js';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; url: string };
+  /** preparedStatements (default true): each connection prepares what it runs (docs/decisions.md D76). */
+  | { dialect: 'postgres'; url: string; preparedStatements?: boolean };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -103,8 +104,10 @@ export function integer(env: RawEnv, name: string, fallback: number, min: number
 
 function database(env: RawEnv, dataDir: string): DatabaseConfig {
   const url = env.MAILROOM_DATABASE_URL;
+  // Checked on SQLite too, which has no use for it: a typo should stop the start, not wait for a move to PostgreSQL.
+  const preparedStatements = choice(env, 'MAILROOM_DATABASE_PREPARED_STATEMENTS', ['on', 'off'], 'on') === 'on';
   if (url === undefined) return { dialect: 'sqlite', path: resolve(dataDir, 'mailroom.db') };
-  if (/^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url };
+  if (/^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url, preparedStatements };
   if (url.startsWith('sqlite://')) return { dialect: 'sqlite', path: resolve(url.slice('sqlite://'.length)) };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     throw new ConfigError('MAILROOM_DATABASE_URL', 'expected postgres://…, sqlite://… or a file path');

@@ -11,6 +11,7 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MAILROOM_DATA_DIR', default: './data', description: 'Directory for the SQLite database, local blobs and the generated TLS certificate.' },
   { name: 'MAILROOM_DATABASE_URL', default: 'SQLite file in the data dir', description: 'postgres://… to use PostgreSQL; sqlite:///path/file.db or a file path for SQLite.' },
+  { name: 'MAILROOM_DATABASE_PREPARED_STATEMENTS', default: 'on', description: 'PostgreSQL only: on prepares each statement once per connection (up to 100 each, the least recently used deallocated), which saves PostgreSQL about a third of its CPU per ingested message. off for a pooler in transaction mode that cannot carry prepared statements (PgBouncer before 1.21, or without max_prepared_statements).' },
   { name: 'MAILROOM_REDIS_URL', default: '(none)', description: 'redis://… enables multi-node realtime fan-out, presence and shared rate limits.' },
   { name: 'MAILROOM_REDIS_PREFIX', default: 'mailroom:', description: 'Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis.' },
   { name: 'MAILROOM_SSE_HEARTBEAT_MS', default: '30000', description: 'Interval of the SSE heartbeat event (spec: 30 s). Distributed-mode presence is refreshed three times per interval, so a dead node leaves its groups within one interval.' },

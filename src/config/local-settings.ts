@@ -24,7 +24,8 @@ export interface LocalSettings {
   dashboardLogin: DashboardLogin;
 }
 
-function choice<T extends string>(env: RawEnv, name: string, allowed: readonly T[], fallback: T): T {
+/** One of `allowed`, `fallback` when unset; anything else stops the start naming the variable. */
+export function choice<T extends string>(env: RawEnv, name: string, allowed: readonly T[], fallback: T): T {
   const value = env[name] ?? fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;

@@ -87,7 +87,7 @@ export function createDatabase(config: DatabaseConfig, onBackgroundError: (error
     // pool.end() is still tearing it down) is dropped by the pool and reported as an 'error' event;
     // unheard, Node treats that event as fatal. The next query simply opens a new connection.
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => nameStatements(client));
+    if (config.preparedStatements !== false) pool.on('connect', (client) => nameStatements(client));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }

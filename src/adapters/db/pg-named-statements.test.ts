@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { warnIfPostgresSkipped } from '../../../test/helpers/databases.js';
+import { createDatabase } from './database.js';
 import { nameStatements } from './pg-named-statements.js';
 
 const POSTGRES_URL = process.env.MAILROOM_TEST_DATABASE_URL;
@@ -47,5 +49,21 @@ describe.skipIf(POSTGRES_URL === undefined)('nameStatements (docs/decisions.md D
     await add(5, 0);
     expect(await prepared()).toEqual(['select $1::int + 3 as sum', 'select $1::int + 5 as sum']);
     expect(await add(5, 1)).toBe(6);
+  });
+
+  it('is what the pool does unless turned off (MAILROOM_DATABASE_PREPARED_STATEMENTS=off)', async () => {
+    for (const preparedStatements of [true, false]) {
+      const db = createDatabase({ dialect: 'postgres', url: POSTGRES_URL as string, preparedStatements });
+      try {
+        const count = await db.kysely.transaction().execute(async (trx) => {
+          await sql`select ${1}::int as n`.execute(trx);
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(trx);
+          return rows[0]?.n;
+        });
+        expect(count, `preparedStatements: ${preparedStatements}`).toBe(preparedStatements ? 1 : 0);
+      } finally {
+        await db.close();
+      }
+    }
   });
 });

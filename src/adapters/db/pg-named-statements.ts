@@ -3,6 +3,9 @@ import type pg from 'pg';
 /** Named statements kept per connection, the least recently used deallocated beyond it. */
 export const NAMED_STATEMENTS_PER_CONNECTION = 100;
 
+/** SQLSTATE 25P02: the transaction failed, commands are ignored until its end. */
+const IN_FAILED_TRANSACTION = '25P02';
+
 type Query = (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
 
 /**
@@ -26,7 +29,12 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
   const deallocate = (name: string) => {
     query(`deallocate ${name}`).then(
       () => delete prepared?.[name],
-      () => undeallocated.push(name),
+      (error: { code?: string }) => {
+        // Refused inside a failed transaction: again later. Anything else (it was never prepared,
+        // or a pooler keeps statements under its own names): nothing left to deallocate.
+        if (error.code === IN_FAILED_TRANSACTION) undeallocated.push(name);
+        else delete prepared?.[name];
+      },
     );
   };
 
