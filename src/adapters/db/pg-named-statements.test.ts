@@ -34,9 +34,11 @@ describe.skipIf(POSTGRES_URL === undefined)('nameStatements (docs/decisions.md D
     expect(await add(1, 2)).toBe(3);
   });
 
-  it('leaves texts without values, and texts with a *, unnamed', async () => {
+  it('leaves texts without values, texts with a *, and calls with a callback unnamed', async () => {
     await client.query('select 1');
     await client.query('select * from (select $1::int as n) as t', [1]);
+    const withCallback = await new Promise<pg.QueryResult>((resolve, reject) => client.query('select $1::int as n', [7], (error, result) => (error ? reject(error) : resolve(result))));
+    expect(withCallback.rows).toEqual([{ n: 7 }]);
     expect(await prepared()).toEqual([]);
   });
 

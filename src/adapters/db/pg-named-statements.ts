@@ -6,12 +6,12 @@ export const NAMED_STATEMENTS_PER_CONNECTION = 100;
 /** SQLSTATE 25P02: the transaction failed, commands are ignored until its end. */
 const IN_FAILED_TRANSACTION = '25P02';
 
-type Query = (config: string | pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
+type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 
 /**
  * Sends a connection's parameterised queries (what Kysely sends: SQL text and values) as named
  * statements, so the backend parses and plans each text once per connection instead of on every
- * execution: PostgreSQL's own CPU per ingested message −32% (docs/decisions.md D76). Texts vary with
+ * execution: about a third less of PostgreSQL's own CPU per ingested message (docs/decisions.md D76). Texts vary with
  * row counts and list lengths, so at most `limit` stay prepared; the least recently used is
  * deallocated, ahead of the new one in the connection's queue. A DEALLOCATE refused (inside a failed
  * transaction) is sent again with the next one. A text with a `*` (`select *`, `returning *`,
@@ -58,9 +58,12 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
     return name;
   };
 
-  const named: Query = (config, values) => {
-    if (typeof config !== 'string' || values === undefined || values.length === 0 || config.includes('*')) return query(config, values);
-    return query({ name: nameFor(config), text: config, values });
+  // Only the promise form with text and values is named; any other call (a callback, a config
+  // object, no values) goes through as it came.
+  const named: Query = (...args) => {
+    const [text, values] = args;
+    if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || text.includes('*')) return query(...args);
+    return query({ name: nameFor(text), text, values });
   };
   (client as unknown as { query: Query }).query = named;
 }
