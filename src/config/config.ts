@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/retry-schedule.js';
 import { storageSettings, type StorageSettings } from './storage-settings.js';
 import { operationsSettings, type OperationsSettings } from './operations-settings.js';
 import { limitsSettings, type LimitsSettings } from './limits-settings.js';
-import { choice, localSettings, type LocalSettings } from './local-settings.js';
+import { localSettings, type LocalSettings } from './local-settings.js';
 import { extractionSettings } from './extraction-settings.js';
 import { spamSettings, type SpamSettings } from './spam-settings.js';
 import { mailSettings, type MailSettings } from './mail-settings.js';
@@ -156,6 +156,13 @@ function retrySchedule(env: RawEnv): number[] {
     throw new ConfigError('MAILROOM_WEBHOOK_RETRY_SCHEDULE', `expected comma-separated whole milliseconds, got "${raw}"`);
   }
   return delays.map(Number);
+}
+
+/** One of `allowed`, `fallback` when unset; anything else stops the start naming the variable. */
+export function choice<T extends string>(env: RawEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const value = env[name] ?? fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
 }
 
 export function flag(env: RawEnv, name: string): boolean {

@@ -1,4 +1,4 @@
-import { ConfigError, flag } from './config.js';
+import { ConfigError, choice, flag } from './config.js';
 import type { RawEnv } from './env.js';
 import { isLoopback } from '../core/loopback.js';
 
@@ -22,13 +22,6 @@ export interface LocalSettings {
   limits: boolean;
   /** off-on-loopback: the dashboard opens as the local account, without a login, for clients on this machine. */
   dashboardLogin: DashboardLogin;
-}
-
-/** One of `allowed`, `fallback` when unset; anything else stops the start naming the variable. */
-export function choice<T extends string>(env: RawEnv, name: string, allowed: readonly T[], fallback: T): T {
-  const value = env[name] ?? fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${value}"`);
-  return value as T;
 }
 
 export function localSettings(env: RawEnv): LocalSettings {

@@ -55,7 +55,7 @@ export class DiskBlobStore implements BlobStore {
       const { segment, offset } = await this.writer.append(dirname(path), recordHead(key, data.byteLength, Date.now()), data);
       return segmentKey({ key, segment, offset });
     }
-    return this.writeOwnFile(path, key, async (file) => {
+    return this.writeOwnFile(key, async (file) => {
       for await (const chunk of data) await file.write(chunk as Buffer);
     });
   }
@@ -64,7 +64,7 @@ export class DiskBlobStore implements BlobStore {
   async putFile(key: string, source: string, _contentType: string): Promise<string> {
     // The copy truncates and fills the temporary file `writeOwnFile` holds open (the same inode), and
     // gives it the source's mode, so it is made private again afterwards.
-    return this.writeOwnFile(this.pathOf(key), key, async (file, temporary) => {
+    return this.writeOwnFile(key, async (file, temporary) => {
       await copyFile(source, temporary, constants.COPYFILE_FICLONE);
       await file.chmod(0o600);
     });
@@ -75,7 +75,8 @@ export class DiskBlobStore implements BlobStore {
    * place, or removed if anything fails. Mail is private to its tenant: readable by the service's user
    * only, whatever the umask.
    */
-  private async writeOwnFile(path: string, key: string, fill: (file: FileHandle, temporary: string) => Promise<void>): Promise<string> {
+  private async writeOwnFile(key: string, fill: (file: FileHandle, temporary: string) => Promise<void>): Promise<string> {
+    const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomUUID()}.tmp`;
     const file = await open(temporary, 'w', 0o600);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { close, fdatasync, mkdir, open, rm, writev } from 'node:fs';
+import { close, fdatasync, open, writev } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -11,8 +12,6 @@ export const SEGMENT_IDLE_CLOSE_MS = 30_000;
 const MAX_OPEN_SEGMENTS = 64;
 
 const openFile = promisify(open);
-const makeFolder = promisify(mkdir);
-const removeFile = promisify(rm);
 
 /** Where an appended record is: its segment file's name (in the folder asked for) and its offset. */
 export interface AppendedRecord {
@@ -29,11 +28,7 @@ interface Request {
 }
 
 /** An append whose bytes are being written or wait for the next fdatasync. */
-interface Append {
-  offset: number;
-  resolve(record: AppendedRecord): void;
-  reject(error: unknown): void;
-}
+type Append = Pick<Request, 'resolve' | 'reject'> & { offset: number };
 
 interface Segment {
   folder: string;
@@ -96,7 +91,7 @@ export class SegmentWriter {
   /** Removes the segment file at `path` unless it is still open for appends here; true if it was removed. */
   async removeSegment(path: string): Promise<boolean> {
     for (const segment of this.unclosed) if (segment.path === path) return false;
-    await removeFile(path, { force: true });
+    await rm(path, { force: true });
     return true;
   }
 
@@ -165,7 +160,7 @@ export class SegmentWriter {
       } catch (error) {
         // A delete may remove the folder, once empty, between our mkdir and open, hence the retry.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
-        await makeFolder(folder, { recursive: true, mode: 0o700 });
+        await mkdir(folder, { recursive: true, mode: 0o700 });
       }
     }
   }
