@@ -14,8 +14,10 @@ import { parseArgs } from 'node:util';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
+import type { ThreadSchedule } from './support/child-server.js';
 import { printSummary, summariseProfiles } from './support/cpu-profile.js';
 import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
+import { machineBusySeconds, machineCores } from './support/machine-cpu.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -41,6 +43,14 @@ function cpuByThread(before: Map<string, number>, after: Map<string, number>): s
     .sort((a, b) => b[1] - a[1])
     .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
     .join(', ');
+}
+
+/** Where the main thread's wall time went: on a CPU, runnable but waiting for one, or asleep with nothing to do. */
+function mainThreadShares(before: ThreadSchedule, after: ThreadSchedule, seconds: number): string {
+  const share = (part: number) => `${((part / seconds) * 100).toFixed(0)}%`;
+  const run = after.runSeconds - before.runSeconds;
+  const wait = after.waitSeconds - before.waitSeconds;
+  return `main thread over the timed run: on a CPU ${share(run)}, waiting for a CPU ${share(wait)}, asleep ${share(seconds - run - wait)} (/proc schedstat)`;
 }
 
 async function main(): Promise<void> {
@@ -69,15 +79,24 @@ async function main(): Promise<void> {
       const metricsBefore = parseMetrics(await instance.metrics());
       const cpuBefore = instance.server.cpuSeconds();
       const threadsBefore = instance.server.cpuSecondsByThread();
+      const machineBefore = machineBusySeconds();
+      const mainBefore = instance.server.mainThreadSchedule();
       const startUs = nowUs();
       const seconds = await send(MESSAGES, options.mode === 'persistent');
       timed = { startUs, endUs: nowUs() };
+      const machineSeconds = machineBusySeconds() - machineBefore;
+      const mainAfter = instance.server.mainThreadSchedule();
       cpuMs = ((instance.server.cpuSeconds() - cpuBefore) * 1000) / MESSAGES;
       const metricsAfter = parseMetrics(await instance.metrics());
       console.log(
         `${options.database}, ${options.mode}: ${MESSAGES} messages in ${seconds.toFixed(1)} s (${(MESSAGES / seconds).toFixed(0)} msg/s${PROFILE ? ' under the profiler' : ''}), ` +
           `${cpuMs.toFixed(2)} CPU ms/msg (all threads, /proc), peak RSS ${instance.server.peakRssMb()} MB`,
       );
+      console.log(
+        `cores busy over the timed run: ${((cpuMs * MESSAGES) / 1000 / seconds).toFixed(2)} by Mailroom, ` +
+          `${(machineSeconds / seconds).toFixed(2)} of ${machineCores()} on the whole machine (Mailroom, smtp-source, the kernel)`,
+      );
+      console.log(mainThreadShares(mainBefore, mainAfter, seconds));
       console.log(`CPU ms/msg by thread (/proc; worker threads are all named node): ${cpuByThread(threadsBefore, instance.server.cpuSecondsByThread())}`);
       printIngestStages(metricsBefore, metricsAfter, (Number(options.sessions) * seconds * 1000) / MESSAGES);
     } finally {

@@ -11,7 +11,14 @@ export interface ChildServer {
   cpuSeconds(): number;
   /** CPU seconds so far per thread name (`/proc/PID/task/TID/comm`), the main thread as `main`; threads that ended are not counted. */
   cpuSecondsByThread(): Map<string, number>;
+  /** The main thread's seconds so far on a CPU and runnable but waiting for one (`/proc/PID/task/PID/schedstat`). */
+  mainThreadSchedule(): ThreadSchedule;
   stop(): Promise<string>;
+}
+
+export interface ThreadSchedule {
+  runSeconds: number;
+  waitSeconds: number;
 }
 
 export interface ChildServerOptions {
@@ -54,6 +61,12 @@ function cpuSecondsByThreadOf(pid: number): Map<string, number> {
     if (!Number.isNaN(seconds)) byName.set(name, (byName.get(name) ?? 0) + seconds);
   }
   return byName;
+}
+
+/** schedstat holds the nanoseconds a task ran and waited on a run queue, and its time slices. */
+function scheduleOf(pid: number): ThreadSchedule {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+  return { runSeconds: (run ?? Number.NaN) / 1e9, waitSeconds: (wait ?? Number.NaN) / 1e9 };
 }
 
 function waitForExit(child: ChildProcess): Promise<void> {
@@ -104,6 +117,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
     peakRssMb: () => peakRssOf(pid),
     cpuSeconds: () => cpuSecondsIn(`/proc/${pid}/stat`),
     cpuSecondsByThread: () => cpuSecondsByThreadOf(pid),
+    mainThreadSchedule: () => scheduleOf(pid),
     async stop() {
       process.off('exit', killOnExit);
       child.removeAllListeners('exit');
