@@ -5,6 +5,8 @@ export const NAMED_STATEMENTS_PER_CONNECTION = 100;
 
 /** SQLSTATE 25P02: the transaction failed, commands are ignored until its end. */
 const IN_FAILED_TRANSACTION = '25P02';
+/** SQLSTATE 0A000, which PostgreSQL also gives a prepared statement whose result columns changed type. */
+const FEATURE_NOT_SUPPORTED = '0A000';
 
 type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 
@@ -16,7 +18,9 @@ type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
  * deallocated, ahead of the new one in the connection's queue. A DEALLOCATE refused (inside a failed
  * transaction) is sent again with the next one. A text with a `*` (`select *`, `returning *`,
  * `count(*)`) stays unnamed: a prepared `*` fails with "cached plan must not change result type" once
- * another node's migration adds a column, where an unnamed one just returns the new column.
+ * another node's migration adds a column, where an unnamed one just returns the new column. A
+ * statement refused because a column it returns changed type (another node's migration again) is
+ * forgotten, so only that execution fails and the next one prepares the text anew.
  */
 export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_PER_CONNECTION): void {
   const query = client.query.bind(client) as Query;
@@ -36,6 +40,12 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
         else delete prepared?.[name];
       },
     );
+  };
+
+  const forget = (text: string, name: string) => {
+    if (names.get(text) !== name) return;
+    names.delete(text);
+    deallocate(name);
   };
 
   const nameFor = (text: string): string => {
@@ -63,7 +73,11 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
   const named: Query = (...args) => {
     const [text, values] = args;
     if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || text.includes('*')) return query(...args);
-    return query({ name: nameFor(text), text, values });
+    const name = nameFor(text);
+    return query({ name, text, values }).catch((error: { code?: string }) => {
+      if (error.code === FEATURE_NOT_SUPPORTED) forget(text, name);
+      throw error;
+    });
   };
   (client as unknown as { query: Query }).query = named;
 }
