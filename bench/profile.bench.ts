@@ -4,8 +4,10 @@
  * stops the server so the profiles are written, and prints for each thread its busy share of the
  * timed run and the top modules and functions by self time. Only samples taken between the first
  * and last message of the timed run count (profiles and process.hrtime share the monotonic clock).
- * Then it prints where a message's time goes, from the server's own stage histograms (/metrics);
- * `--no-cpu-prof` prints only that, without the profiler's overhead. See bench/README.md.
+ * Before those it prints the cores busy (Mailroom's and the whole machine's) and how the main thread
+ * spent the run (on a CPU, waiting for one, asleep), then where a message's time goes, from the
+ * server's own stage histograms (/metrics); `--no-cpu-prof` prints only these, without the
+ * profiler's overhead. See bench/README.md.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
