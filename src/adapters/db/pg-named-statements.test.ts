@@ -56,11 +56,12 @@ describe.skipIf(POSTGRES_URL === undefined)('nameStatements (docs/decisions.md D
   it('prepares a text anew after a column it returns changed type, failing only the execution that found it', async () => {
     await client.query('create temporary table retyped (id int, v int)');
     await client.query('insert into retyped values (1, 2)');
-    const read = async () => (await client.query('select v from retyped where id = $1', [1])).rows[0].v as unknown;
+    // Numbers either way: whether a bigint arrives as a string depends on the type parsers in use.
+    const read = async () => Number((await client.query('select v from retyped where id = $1', [1])).rows[0].v);
     expect(await read()).toBe(2);
     await client.query('alter table retyped alter column v type bigint');
     await expect(read()).rejects.toThrow(/cached plan must not change result type/);
-    expect(await read()).toBe('2');
+    expect(await read()).toBe(2);
     expect(await prepared()).toEqual(['select v from retyped where id = $1']);
   });
 
