@@ -10,7 +10,7 @@
  * profiler's overhead. See bench/README.md.
  */
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
@@ -19,7 +19,7 @@ import { runSmtpSource } from './support/smtp-source.js';
 import type { ThreadSchedule } from './support/child-server.js';
 import { printSummary, summariseProfiles } from './support/cpu-profile.js';
 import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
-import { machineBusySeconds, machineCores } from './support/machine-cpu.js';
+import { machineBusySeconds } from './support/machine-cpu.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       );
       console.log(
         `cores busy over the timed run: ${((cpuMs * MESSAGES) / 1000 / seconds).toFixed(2)} by Mailroom, ` +
-          `${(machineSeconds / seconds).toFixed(2)} of ${machineCores()} on the whole machine (Mailroom, smtp-source, the kernel)`,
+          `${(machineSeconds / seconds).toFixed(2)} of ${cpus().length} on the whole machine (Mailroom, smtp-source, the kernel)`,
       );
       console.log(mainThreadShares(mainBefore, mainAfter, seconds));
       console.log(`CPU ms/msg by thread (/proc; worker threads are all named node): ${cpuByThread(threadsBefore, instance.server.cpuSecondsByThread())}`);

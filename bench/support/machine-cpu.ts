@@ -10,5 +10,3 @@ export function machineBusySeconds(): number {
   for (const { times } of cpus()) ms += times.user + times.nice + times.sys + times.irq;
   return ms / 1000;
 }
-
-export const machineCores = (): number => cpus().length;
