@@ -2,8 +2,8 @@
  * An A/B of two builds on one host: `bench:profile --no-cpu-prof` run alternately on this checkout
  * (its working tree, uncommitted changes included) and on `--base` (a commit, checked out in a
  * scratch git worktree), in pairs ordered ABBA so that a host drifting during the run does not
- * favour either side. Prints every run's readings, then each reading's median ratio (this checkout
- * over the base) and how many pairs went each way. `--base HEAD` on a clean tree is an A/A: it shows
+ * favour either side. Prints every run's readings, then each reading's per-pair ratio (this
+ * checkout over the base), its median and range, and how many pairs went each way. `--base HEAD` on a clean tree is an A/A: it shows
  * how far identical builds differ on this host now, which an A/B's ratios must clear (D78: one
  * build read 631–1,097 msg/s within 25 minutes while its cores busy held at 1.28–1.41).
  * Options other than --base and --pairs go to bench:profile (--messages, --mode, --database, …).
@@ -20,6 +20,8 @@ const { values: options, tokens } = parseArgs({
   strict: false,
   tokens: true,
 });
+if (typeof options.base !== 'string') throw new Error('--base needs a commit, e.g. --base HEAD~1');
+const BASE_REF = options.base;
 const PAIRS = Number(options.pairs);
 if (!Number.isInteger(PAIRS) || PAIRS < 1) throw new Error('--pairs must be a whole number of at least 1');
 const PROFILE_ARGS = profileArgs();
@@ -129,7 +131,7 @@ function formatRun(side: string, reading: Reading): string {
 async function main(): Promise<void> {
   const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-  const base = await checkoutBase(options.base as string);
+  const base = await checkoutBase(BASE_REF);
   const headLabel = `${head}${dirty ? ' with uncommitted changes' : ''}`;
   console.log(`A/B: this checkout (${headLabel}) against base ${base.commit.slice(0, 7)}, ${PAIRS} pairs ABBA, bench:profile --no-cpu-prof ${PROFILE_ARGS.join(' ')}`);
   const pairs: Array<{ base: Reading; head: Reading }> = [];
