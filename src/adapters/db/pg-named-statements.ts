@@ -42,10 +42,12 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
     );
   };
 
-  const forget = (text: string, name: string) => {
-    if (names.get(text) !== name) return;
+  /** Forgets a text's name and deallocates it, with any deallocation refused earlier. */
+  const drop = (text: string, name: string) => {
     names.delete(text);
-    deallocate(name);
+    const retry = undeallocated;
+    undeallocated = [];
+    for (const old of [...retry, name]) deallocate(old);
   };
 
   const nameFor = (text: string): string => {
@@ -60,10 +62,7 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
     names.set(text, name);
     if (names.size > limit) {
       const [oldestText, oldestName] = names.entries().next().value as [string, string];
-      names.delete(oldestText);
-      const retry = undeallocated;
-      undeallocated = [];
-      for (const old of [...retry, oldestName]) deallocate(old);
+      drop(oldestText, oldestName);
     }
     return name;
   };
@@ -75,7 +74,7 @@ export function nameStatements(client: pg.ClientBase, limit = NAMED_STATEMENTS_P
     if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || text.includes('*')) return query(...args);
     const name = nameFor(text);
     return query({ name, text, values }).catch((error: { code?: string }) => {
-      if (error.code === FEATURE_NOT_SUPPORTED) forget(text, name);
+      if (error.code === FEATURE_NOT_SUPPORTED && names.get(text) === name) drop(text, name);
       throw error;
     });
   };
