@@ -4,6 +4,7 @@
  * summarised, so the warm-up does not count. The event-loop lag gauges are reset by every scrape,
  * so the second scrape's values cover the timed run alone.
  */
+import { EVENT_LOOP_SAMPLING_MS } from '../../src/adapters/metrics/prometheus.metrics.js';
 
 interface Histogram {
   /** Upper bound (seconds) → cumulative count. */
@@ -98,9 +99,6 @@ export function ingestStages(before: MetricsSnapshot, after: MetricsSnapshot): {
   return { rows, meanBatch: batchRun === undefined || batchRun.count === 0 ? Number.NaN : batchRun.sum / batchRun.count };
 }
 
-/** prom-client's default `eventLoopMonitoringPrecision`, the interval its event-loop lag gauges are sampled at. */
-const LAG_SAMPLING_MS = 10;
-
 /**
  * Prints the stages; `cycleMs` (sessions / msg/s) is how long each session spent per message, so
  * what the stages do not cover is the client's commands and the replies waiting for the event loop.
@@ -110,8 +108,8 @@ export function printIngestStages(before: MetricsSnapshot, after: MetricsSnapsho
   printStageRows(rows, 'the timed run');
   console.log(`  messages per group commit: ${meanBatch.toFixed(1)}`);
   // monitorEventLoopDelay records the whole interval between its timer's runs: an idle loop reads the interval itself.
-  const lag = (name: string) => ((after.gauges.get(`mailroom_nodejs_eventloop_lag_${name}_seconds`) ?? Number.NaN) * 1000 - LAG_SAMPLING_MS).toFixed(1);
-  console.log(`  main event-loop delay beyond prom-client's ${LAG_SAMPLING_MS} ms sampling interval: p50 ${lag('p50')} ms, p99 ${lag('p99')} ms, max ${lag('max')} ms`);
+  const lag = (name: string) => ((after.gauges.get(`mailroom_nodejs_eventloop_lag_${name}_seconds`) ?? Number.NaN) * 1000 - EVENT_LOOP_SAMPLING_MS).toFixed(1);
+  console.log(`  main event-loop delay beyond the ${EVENT_LOOP_SAMPLING_MS} ms sampling interval: p50 ${lag('p50')} ms, p99 ${lag('p99')} ms, max ${lag('max')} ms`);
   const dataTo250 = rows.find((row) => row.name === 'end of DATA -> 250')?.meanMs ?? Number.NaN;
   const recipient = rows.find((row) => row.name.startsWith('recipient'))?.meanMs ?? 0;
   console.log(

@@ -25,6 +25,12 @@ function sampledGauge(registry: Registry, name: string, help: string): (source: 
 }
 
 /** Metrics in the Prometheus text format, in a registry of their own (tests run several apps per process). */
+/**
+ * How often the event-loop lag gauges are sampled (prom-client's default). Their percentiles are
+ * intervals between samples, so an idle loop reads this much (docs/operations.md).
+ */
+export const EVENT_LOOP_SAMPLING_MS = 10;
+
 export class PrometheusMetrics implements Metrics {
   private readonly registry = new Registry();
   private readonly smtpSessions = new Counter({ name: 'mailroom_smtp_sessions_total', help: 'SMTP connections accepted', registers: [this.registry] });
@@ -79,7 +85,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly queueSource = sampledGauge(this.registry, 'mailroom_delivery_queue_depth', 'Webhook deliveries queued or in flight, all nodes');
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'mailroom_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'mailroom_', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS });
   }
 
   smtpSessionOpened(): void {
