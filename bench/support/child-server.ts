@@ -9,6 +9,8 @@ export interface ChildServer {
   peakRssMb(): number;
   /** CPU seconds (user + system, all threads) used so far: unlike wall time, barely moved by other load. */
   cpuSeconds(): number;
+  /** cpuSeconds of the process and of its children, theirs and so on (a node:cluster primary with its servers). */
+  treeCpuSeconds(): number;
   /** CPU seconds so far per thread name (`/proc/PID/task/TID/comm`), the main thread as `main`; threads that ended are not counted. */
   cpuSecondsByThread(): Map<string, number>;
   /** The main thread's seconds so far on a CPU and runnable but waiting for one (`/proc/PID/task/PID/schedstat`). */
@@ -50,6 +52,16 @@ function cpuSecondsIn(statPath: string): number {
   } catch {
     return Number.NaN;
   }
+}
+
+function treeCpuSecondsOf(pid: number): number {
+  let children: number[];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    children = [];
+  }
+  return children.reduce((sum, child) => sum + treeCpuSecondsOf(child), cpuSecondsIn(`/proc/${pid}/stat`));
 }
 
 /** Node names its threads (libuv-worker, V8 DefaultWorke…); worker threads share the main thread's name, so the main thread is the task whose id is the pid. */
@@ -116,6 +128,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<{ s
     output: () => stdout,
     peakRssMb: () => peakRssOf(pid),
     cpuSeconds: () => cpuSecondsIn(`/proc/${pid}/stat`),
+    treeCpuSeconds: () => treeCpuSecondsOf(pid),
     cpuSecondsByThread: () => cpuSecondsByThreadOf(pid),
     mainThreadSchedule: () => scheduleOf(pid),
     async stop() {
