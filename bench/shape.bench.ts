@@ -30,17 +30,17 @@ const { values: options } = parseArgs({
   },
 });
 
-function whole(name: string, value: string | undefined): number {
+function whole(name: string, value: string | undefined, least = 0): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new Error(`--${name} must be a whole number`);
+  if (!Number.isInteger(number) || number < least) throw new Error(`--${name} must be a whole number of at least ${least}`);
   return number;
 }
 
-const MESSAGES = whole('messages', options.messages);
-const SESSIONS = whole('sessions', options.sessions);
+const MESSAGES = whole('messages', options.messages, 1);
+const SESSIONS = whole('sessions', options.sessions, 1);
 const BODY_BYTES = whole('size', options.size);
 const WARMUP = whole('warmup', options.warmup);
-const ROUNDS = whole('rounds', options.rounds);
+const ROUNDS = whole('rounds', options.rounds, 1);
 const REFERENCE = "mailroom's shape";
 const BENCH_DIR = import.meta.dirname;
 
