@@ -98,7 +98,7 @@ async function measure(variant: Variant, round: number): Promise<Row> {
   });
   const load = { port: Number(match[1]), to: 'anyone@bench.localhost', from: 'bench@bench.localhost', sessions, bodyBytes: BODY_BYTES, persistent: true };
   try {
-    await runSmtpSource({ ...load, messages: WARMUP });
+    if (WARMUP > 0) await runSmtpSource({ ...load, messages: WARMUP });
     const cpuBefore = server.treeCpuSeconds();
     const machineBefore = machineBusySeconds();
     const mainBefore = server.mainThreadSchedule();
