@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChildServer } from './support/child-server.js';
 import { machineBusySeconds } from './support/machine-cpu.js';
+import { printMarkdownTable } from './support/markdown-table.js';
 import { scratchFolder } from './support/scratch.js';
 import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
 
@@ -145,13 +146,9 @@ function printTable(rows: Row[]): void {
       `${row.accepted}/${row.sent}`,
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes after a ${WARMUP}-message warm-up, persistent sessions; work per message (µs): ${JSON.stringify(WORK)}`);
   console.log('server cores: the server processes\' CPU over the run\'s wall time; machine cores: every process and the kernel (os.cpus())\n');
-  console.log(format(header));
-  console.log(format(widths.map((w) => '-'.repeat(w))));
-  for (const line of lines) console.log(format(line));
+  printMarkdownTable(header, lines);
 }
 
 async function main(): Promise<void> {

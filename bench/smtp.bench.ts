@@ -16,6 +16,7 @@ import { runSmtpSource } from './support/smtp-source.js';
 import type { BenchTarget } from './support/target.js';
 import { IDLE_SAMPLES, IDLE_WARMUP, idleLatency, type IdleLatency } from './support/idle-latency.js';
 import { printStageRows } from './support/ingest-stages.js';
+import { printMarkdownTable } from './support/markdown-table.js';
 import { rspamdAvailable, startRspamd, type Rspamd } from '../test/helpers/rspamd.js';
 
 const { values: options } = parseArgs({
@@ -111,14 +112,10 @@ function printTable(rows: Row[], reference: string): void {
       mine.map((r) => `${r.accepted}/${r.expected}`).join(', '),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const format = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes, ${SESSIONS} concurrent sessions, timed twice on each fresh server after a ${WARMUP}-message warm-up`);
   console.log(`msg/s and CPU ms/msg: the second ${MESSAGES} (steady state); cold: the first ${MESSAGES} (persistent, per-message)`);
   console.log(`ratio: throughput relative to ${reference} in the same mode; CPU ms/msg: server CPU time (all threads) per message\n`);
-  console.log(format(header));
-  console.log(format(widths.map((w) => '-'.repeat(w))));
-  for (const line of lines) console.log(format(line));
+  printMarkdownTable(header, lines);
 }
 
 const SPAM_ROW = 'mailroom sqlite + rspamd';

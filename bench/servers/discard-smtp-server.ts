@@ -4,13 +4,11 @@
  * messages it accepted.
  */
 import { SMTPServer } from 'smtp-server';
+import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
 
 let accepted = 0;
 const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['AUTH', 'STARTTLS'],
-  disableReverseLookup: true,
-  logger: false,
+  ...PLAIN_SMTP_OPTIONS,
   onData(stream, _session, callback) {
     stream.on('data', () => undefined);
     stream.once('end', () => {

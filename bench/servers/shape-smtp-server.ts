@@ -17,6 +17,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
+import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
 
 function setting(name: string, fallback: number, least = 0): number {
   const value = Number(process.env[name] ?? fallback);
@@ -133,10 +134,7 @@ async function serve(): Promise<void> {
   };
 
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
+    ...PLAIN_SMTP_OPTIONS,
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
