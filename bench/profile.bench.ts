@@ -17,7 +17,7 @@ import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } fro
 import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
 import { runSmtpSource } from './support/smtp-source.js';
 import type { ThreadSchedule } from './support/child-server.js';
-import { printSummary, summariseProfiles } from './support/cpu-profile.js';
+import { OVERLAP_BIN_US, overlap, printSummary, summariseProfiles, type ThreadSummary } from './support/cpu-profile.js';
 import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
 import { machineBusySeconds } from './support/machine-cpu.js';
 
@@ -53,6 +53,19 @@ function mainThreadShares(before: ThreadSchedule, after: ThreadSchedule, seconds
   const run = after.runSeconds - before.runSeconds;
   const wait = after.waitSeconds - before.waitSeconds;
   return `main thread over the timed run: on a CPU ${share(run)}, waiting for a CPU ${share(wait)}, asleep ${share(seconds - run - wait)} (/proc schedstat)`;
+}
+
+/** Whether the main thread and the busiest worker (the analysis worker under this load) worked at once or took turns (D80). */
+function printOverlap(summaries: ThreadSummary[]): void {
+  const main = summaries.find((s) => s.thread === 'main');
+  const worker = summaries.filter((s) => s.thread !== 'main').sort((a, b) => b.busy - a.busy)[0];
+  if (main === undefined || worker === undefined) return;
+  const { both, firstAlone, secondAlone, neither } = overlap(main, worker);
+  const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  console.log(
+    `main and ${worker.thread} in ${OVERLAP_BIN_US / 1000} ms slices of the timed run: both busy ${percent(both)}, main alone ${percent(firstAlone)}, ` +
+      `${worker.thread} alone ${percent(secondAlone)}, neither ${percent(neither)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -109,6 +122,7 @@ async function main(): Promise<void> {
     for (const summary of summaries) printSummary(summary, MESSAGES);
     const busy = summaries.map((s) => `${s.thread} ${(s.busy * 100).toFixed(0)}%`).join(', ');
     console.log(`\nbusy: ${busy}; profiles kept in ${profileDir} (open them in Chrome DevTools or speedscope)`);
+    printOverlap(summaries);
   } finally {
     await dns.close();
   }

@@ -24,6 +24,19 @@ export interface ThreadSummary {
   busyMs: number;
   modules: SelfTime[];
   functions: SelfTime[];
+  /** The thread's busy share in each OVERLAP_BIN_US slice of the window, for `overlap`. */
+  busyByBin: Float64Array;
+}
+
+/** The slices two threads' busy time is compared in: two samples of node's default 1 ms interval. */
+export const OVERLAP_BIN_US = 2000;
+
+/** How two threads' busy time lay over each other (shares of the window), slice by slice. */
+export interface Overlap {
+  both: number;
+  firstAlone: number;
+  secondAlone: number;
+  neither: number;
 }
 
 /** Window of the run to summarise, in process.hrtime microseconds. */
@@ -62,6 +75,9 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
   const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const modules = new Map<string, number>();
   const functions = new Map<string, number>();
+  const bins = Math.max(0, Math.ceil((window.endUs - window.startUs) / OVERLAP_BIN_US));
+  const busyByBin = new Float64Array(bins);
+  const sampledByBin = new Float64Array(bins);
   let at = profile.startTime;
   let idleUs = 0;
   let totalUs = 0;
@@ -72,10 +88,13 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
     const frame = nodes.get(nodeId);
     if (frame === undefined) return;
     totalUs += delta;
+    const bin = Math.min(bins - 1, Math.floor((at - window.startUs) / OVERLAP_BIN_US));
+    sampledByBin[bin] = (sampledByBin[bin] ?? 0) + delta;
     if (frame.functionName === '(idle)') {
       idleUs += delta;
       return;
     }
+    busyByBin[bin] = (busyByBin[bin] ?? 0) + delta;
     const module = moduleOf(frame.url, frame.functionName);
     modules.set(module, (modules.get(module) ?? 0) + delta);
     const label = functionLabel(frame);
@@ -83,7 +102,30 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
   });
   const windowMs = (window.endUs - window.startUs) / 1000;
   const busyMs = (totalUs - idleUs) / 1000;
-  return { thread, windowMs, busy: windowMs > 0 ? busyMs / windowMs : 0, busyMs, modules: top(modules, count), functions: top(functions, count) };
+  busyByBin.forEach((busyUs, bin) => {
+    const sampledUs = sampledByBin[bin] ?? 0;
+    busyByBin[bin] = sampledUs > 0 ? busyUs / sampledUs : 0;
+  });
+  return { thread, windowMs, busy: windowMs > 0 ? busyMs / windowMs : 0, busyMs, modules: top(modules, count), functions: top(functions, count), busyByBin };
+}
+
+/**
+ * Whether two threads worked at the same time or took turns. Within a slice the shorter busy share
+ * counts as overlapping, so `both` is an upper bound at the slice's resolution.
+ */
+export function overlap(first: ThreadSummary, second: ThreadSummary): Overlap {
+  const bins = Math.min(first.busyByBin.length, second.busyByBin.length);
+  const sums = { both: 0, firstAlone: 0, secondAlone: 0, neither: 0 };
+  for (let bin = 0; bin < bins; bin++) {
+    const a = first.busyByBin[bin] ?? 0;
+    const b = second.busyByBin[bin] ?? 0;
+    sums.both += Math.min(a, b);
+    sums.firstAlone += a - Math.min(a, b);
+    sums.secondAlone += b - Math.min(a, b);
+    sums.neither += 1 - Math.max(a, b);
+  }
+  const share = (sum: number) => (bins > 0 ? sum / bins : 0);
+  return { both: share(sums.both), firstAlone: share(sums.firstAlone), secondAlone: share(sums.secondAlone), neither: share(sums.neither) };
 }
 
 /** Every thread's profile in `dir` (node names them CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile). */
