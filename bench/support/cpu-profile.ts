@@ -88,13 +88,14 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
     const frame = nodes.get(nodeId);
     if (frame === undefined) return;
     totalUs += delta;
+    // A sample stamped at the window's very end belongs to its last slice.
     const bin = Math.min(bins - 1, Math.floor((at - window.startUs) / OVERLAP_BIN_US));
-    sampledByBin[bin] = (sampledByBin[bin] ?? 0) + delta;
+    if (bin >= 0) sampledByBin[bin] = (sampledByBin[bin] ?? 0) + delta;
     if (frame.functionName === '(idle)') {
       idleUs += delta;
       return;
     }
-    busyByBin[bin] = (busyByBin[bin] ?? 0) + delta;
+    if (bin >= 0) busyByBin[bin] = (busyByBin[bin] ?? 0) + delta;
     const module = moduleOf(frame.url, frame.functionName);
     modules.set(module, (modules.get(module) ?? 0) + delta);
     const label = functionLabel(frame);
