@@ -5,7 +5,7 @@
  * the bytes are appended to a file and fdatasynced on libuv's pool while an analysis worker spins
  * for SHAPE_WORKER_US; the main thread spins SHAPE_MAIN_US for what it does per message; the
  * message waits for a group commit, which spins SHAPE_COMMIT_FIXED_US + SHAPE_COMMIT_PER_US per
- * message and answers all of its messages at once. The group waits up to SHAPE_WINDOW_MS for
+ * message and answers all of its messages at once. The group waits up to SHAPE_WINDOW_MS (Mailroom's default unless set) for
  * messages still on their way, as Mailroom's batch commit does.
  *
  * Layout settings: SHAPE_WORKERS analysis workers (round robin), SHAPE_COMMIT_THREAD=1 to spin the
@@ -17,6 +17,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
+import { DEFAULT_BATCH_WINDOW_MS, MAX_BATCH } from '../../src/adapters/db/group-commit.js';
 import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
 
 function setting(name: string, fallback: number, least = 0): number {
@@ -29,14 +30,12 @@ const MAIN_US = setting('SHAPE_MAIN_US', 0);
 const WORKER_US = setting('SHAPE_WORKER_US', 0);
 const COMMIT_FIXED_US = setting('SHAPE_COMMIT_FIXED_US', 0);
 const COMMIT_PER_US = setting('SHAPE_COMMIT_PER_US', 0);
-const WINDOW_MS = setting('SHAPE_WINDOW_MS', 5);
+const WINDOW_MS = setting('SHAPE_WINDOW_MS', DEFAULT_BATCH_WINDOW_MS);
 const WORKERS = setting('SHAPE_WORKERS', 1, 1);
 const COMMIT_THREAD = setting('SHAPE_COMMIT_THREAD', 0) === 1;
 const PROCESSES = setting('SHAPE_PROCESSES', 1, 1);
 /** Where the appended file goes; without it nothing is written. */
 const DIRECTORY = process.env.SHAPE_DIR;
-/** Mailroom's batch commit takes at most this many items at once. */
-const MAX_BATCH = 64;
 
 /**
  * The model's stand-in for real work: a loop whose length is fixed in iterations, calibrated once

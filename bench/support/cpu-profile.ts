@@ -25,7 +25,7 @@ export interface ThreadSummary {
   modules: SelfTime[];
   functions: SelfTime[];
   /** The thread's busy share in each OVERLAP_BIN_US slice of the window, for `overlap`. */
-  busyByBin: Float64Array;
+  busyShareByBin: Float64Array;
 }
 
 /** The slices two threads' busy time is compared in: two samples of node's default 1 ms interval. */
@@ -76,8 +76,8 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
   const modules = new Map<string, number>();
   const functions = new Map<string, number>();
   const bins = Math.max(0, Math.ceil((window.endUs - window.startUs) / OVERLAP_BIN_US));
-  const busyByBin = new Float64Array(bins);
-  const sampledByBin = new Float64Array(bins);
+  const busyUsByBin = new Float64Array(bins);
+  const sampledUsByBin = new Float64Array(bins);
   let at = profile.startTime;
   let idleUs = 0;
   let totalUs = 0;
@@ -90,12 +90,12 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
     totalUs += delta;
     // A sample stamped at the window's very end belongs to its last slice.
     const bin = Math.min(bins - 1, Math.floor((at - window.startUs) / OVERLAP_BIN_US));
-    if (bin >= 0) sampledByBin[bin] = (sampledByBin[bin] ?? 0) + delta;
+    if (bin >= 0) sampledUsByBin[bin] = (sampledUsByBin[bin] ?? 0) + delta;
     if (frame.functionName === '(idle)') {
       idleUs += delta;
       return;
     }
-    if (bin >= 0) busyByBin[bin] = (busyByBin[bin] ?? 0) + delta;
+    if (bin >= 0) busyUsByBin[bin] = (busyUsByBin[bin] ?? 0) + delta;
     const module = moduleOf(frame.url, frame.functionName);
     modules.set(module, (modules.get(module) ?? 0) + delta);
     const label = functionLabel(frame);
@@ -103,11 +103,11 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
   });
   const windowMs = (window.endUs - window.startUs) / 1000;
   const busyMs = (totalUs - idleUs) / 1000;
-  busyByBin.forEach((busyUs, bin) => {
-    const sampledUs = sampledByBin[bin] ?? 0;
-    busyByBin[bin] = sampledUs > 0 ? busyUs / sampledUs : 0;
+  const busyShareByBin = busyUsByBin.map((busyUs, bin) => {
+    const sampledUs = sampledUsByBin[bin] ?? 0;
+    return sampledUs > 0 ? busyUs / sampledUs : 0;
   });
-  return { thread, windowMs, busy: windowMs > 0 ? busyMs / windowMs : 0, busyMs, modules: top(modules, count), functions: top(functions, count), busyByBin };
+  return { thread, windowMs, busy: windowMs > 0 ? busyMs / windowMs : 0, busyMs, modules: top(modules, count), functions: top(functions, count), busyShareByBin };
 }
 
 /**
@@ -115,11 +115,11 @@ export function summariseProfile(profile: CpuProfile, thread: string, window: Wi
  * counts as overlapping, so `both` is an upper bound at the slice's resolution.
  */
 export function overlap(first: ThreadSummary, second: ThreadSummary): Overlap {
-  const bins = Math.min(first.busyByBin.length, second.busyByBin.length);
+  const bins = Math.min(first.busyShareByBin.length, second.busyShareByBin.length);
   const sums = { both: 0, firstAlone: 0, secondAlone: 0, neither: 0 };
   for (let bin = 0; bin < bins; bin++) {
-    const a = first.busyByBin[bin] ?? 0;
-    const b = second.busyByBin[bin] ?? 0;
+    const a = first.busyShareByBin[bin] ?? 0;
+    const b = second.busyShareByBin[bin] ?? 0;
     sums.both += Math.min(a, b);
     sums.firstAlone += a - Math.min(a, b);
     sums.secondAlone += b - Math.min(a, b);

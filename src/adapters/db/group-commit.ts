@@ -11,7 +11,7 @@ interface Queued {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** Most units committed together: bounds how long one transaction holds the connection. */
-const MAX_BATCH = 64;
+export const MAX_BATCH = 64;
 /** How long the first unit of a batch waits for others: the latency every ingest pays for cheaper commits. */
 const DEFAULT_WINDOW_MS = 2;
 /**
@@ -19,7 +19,7 @@ const DEFAULT_WINDOW_MS = 2;
  * groups on SQLite ~1.5–2x larger under load and saved ~0.05–0.1 CPU ms per message, its mean
  * latency unchanged within 0.5 ms (D67). An idle server's item does not wait (`pending`).
  */
-const DEFAULT_BATCH_WINDOW_MS = 5;
+export const DEFAULT_BATCH_WINDOW_MS = 5;
 
 /**
  * A UnitOfWork with group commit, for SQLite, where a COMMIT blocks the main thread for about a

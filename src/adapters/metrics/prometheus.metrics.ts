@@ -24,13 +24,13 @@ function sampledGauge(registry: Registry, name: string, help: string): (source: 
   };
 }
 
-/** Metrics in the Prometheus text format, in a registry of their own (tests run several apps per process). */
 /**
  * How often the event-loop lag gauges are sampled (prom-client's default). Their percentiles are
  * intervals between samples, so an idle loop reads this much (docs/operations.md).
  */
 export const EVENT_LOOP_SAMPLING_MS = 10;
 
+/** Metrics in the Prometheus text format, in a registry of their own (tests run several apps per process). */
 export class PrometheusMetrics implements Metrics {
   private readonly registry = new Registry();
   private readonly smtpSessions = new Counter({ name: 'mailroom_smtp_sessions_total', help: 'SMTP connections accepted', registers: [this.registry] });
