@@ -54,6 +54,14 @@ describe('DiskBlobStore segments (docs/decisions.md D72)', () => {
     expect(await listed(store, `${day}/`)).toEqual([...keys].sort());
   });
 
+  it('writes the puts of one event-loop turn together, past the most buffers one writev takes, each where its key says', async () => {
+    await store.put(`${day}/first.eml`, Buffer.from('opens the segment'), 'message/rfc822');
+    const bodies = Array.from({ length: 700 }, (_, i) => Buffer.alloc(1 + (i % 97), i % 251));
+    const keys = await Promise.all(bodies.map((body, i) => store.put(`${day}/${i}.eml`, body, 'message/rfc822')));
+    for (const [i, key] of keys.entries()) expect(await store.getBuffer(key)).toEqual(bodies[i]);
+    expect(await readdir(join(dir, day))).toHaveLength(1);
+  });
+
   it('reads ranges inside the record only, and an empty blob', async () => {
     const key = await store.put(`${day}/r.eml`, Buffer.from('0123456789'), 'text/plain');
     await store.put(`${day}/after.eml`, Buffer.from('NEXT RECORD'), 'text/plain');

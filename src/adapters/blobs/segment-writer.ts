@@ -11,6 +11,9 @@ export const SEGMENT_IDLE_CLOSE_MS = 30_000;
 /** Open segments (one per tenant and day written to) beyond this close, the least recently used first. */
 const MAX_OPEN_SEGMENTS = 64;
 
+/** A gathered writev is sent at this many buffers (two per record), under IOV_MAX (1,024 on Linux). */
+const MAX_GATHERED_BUFFERS = 512;
+
 const openFile = promisify(open);
 
 /** Where an appended record is: its segment file's name (in the folder asked for) and its offset. */
@@ -39,6 +42,8 @@ interface Segment {
   size: number;
   /** Appends whose bytes are written, waiting for the next fdatasync. */
   written: Append[];
+  /** Records given offsets this event-loop turn, written together by one writev once it ends. */
+  gathered: { buffers: Buffer[]; appends: Append[]; offset: number } | undefined;
   writesInFlight: number;
   syncing: boolean;
   /** Takes no more records; its file closes once what it holds is flushed. */
@@ -58,8 +63,9 @@ interface Opening {
 }
 
 /**
- * The disk store's appends (docs/decisions.md D72, D75): each record is one positioned `writev` on
- * libuv's pool, and every append whose bytes are written when a segment's flush starts is answered by
+ * The disk store's appends (docs/decisions.md D72, D75, D81): the records a segment is given in one
+ * turn of the event loop go out as one positioned `writev` on libuv's pool once the turn ends (a hand-off
+ * to the pool costs the main thread more than the copy), and every append whose bytes are written when a segment's flush starts is answered by
  * that one fdatasync, the next starting as soon as it returns, so a busy server pays one flush for
  * many messages. fdatasync, not fsync: the bytes and the size that reads them back, not the
  * timestamps (D58). A segment is never appended to after this writer closes it or after a failed
@@ -137,9 +143,24 @@ export class SegmentWriter {
     segment.size += request.head.byteLength + request.data.byteLength;
     segment.writesInFlight += 1;
     if (segment.size >= this.rotateBytes) this.retire(segment);
-    this.writeAll(segment.fd, [request.head, request.data], offset, (error) => {
-      segment.writesInFlight -= 1;
-      this.written(segment, { offset, resolve: request.resolve, reject: request.reject }, error);
+    const append = { offset, resolve: request.resolve, reject: request.reject };
+    if (segment.gathered === undefined) {
+      segment.gathered = { buffers: [], appends: [], offset };
+      setImmediate(() => this.writeGathered(segment));
+    }
+    segment.gathered.buffers.push(request.head, request.data);
+    segment.gathered.appends.push(append);
+    if (segment.gathered.buffers.length >= MAX_GATHERED_BUFFERS) this.writeGathered(segment);
+  }
+
+  /** The records gathered since the last writev, as one: their offsets follow one another. */
+  private writeGathered(segment: Segment): void {
+    const gathered = segment.gathered;
+    if (gathered === undefined) return;
+    segment.gathered = undefined;
+    this.writeAll(segment.fd, gathered.buffers, gathered.offset, (error) => {
+      segment.writesInFlight -= gathered.appends.length;
+      this.written(segment, gathered.appends, error);
     });
   }
 
@@ -153,7 +174,7 @@ export class SegmentWriter {
         const fd = await openFile(path, 'wx', 0o600);
         let markClosed = () => {};
         const whenClosed = new Promise<void>((resolve) => (markClosed = resolve));
-        const segment: Segment = { folder, name, path, fd, size: 0, written: [], writesInFlight: 0, syncing: false, retired: false, closed: false, failure: undefined, lastUsed: Date.now(), whenClosed, markClosed };
+        const segment: Segment = { folder, name, path, fd, size: 0, written: [], gathered: undefined, writesInFlight: 0, syncing: false, retired: false, closed: false, failure: undefined, lastUsed: Date.now(), whenClosed, markClosed };
         this.unclosed.add(segment);
         this.idleTimer ??= setInterval(() => this.retireIdle(), Math.max(1000, this.idleCloseMs / 3)).unref();
         return segment;
@@ -175,14 +196,14 @@ export class SegmentWriter {
     });
   }
 
-  private written(segment: Segment, append: Append, error: NodeJS.ErrnoException | null): void {
+  private written(segment: Segment, appends: Append[], error: NodeJS.ErrnoException | null): void {
     if (error !== null) {
-      // What part of the record was written stays at the segment's end, past every offset handed out.
+      // What part of the records was written stays at the segment's end, past every offset handed out.
       segment.failure ??= error;
       this.retire(segment);
     }
-    if (segment.failure === undefined) segment.written.push(append);
-    else append.reject(error ?? segment.failure);
+    if (segment.failure === undefined) segment.written.push(...appends);
+    else for (const append of appends) append.reject(error ?? segment.failure);
     this.flush(segment);
   }
 
