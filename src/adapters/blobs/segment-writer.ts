@@ -64,13 +64,14 @@ interface Opening {
 
 /**
  * The disk store's appends (docs/decisions.md D72, D75, D81): the records a segment is given in one
- * turn of the event loop go out as one positioned `writev` on libuv's pool once the turn ends (a hand-off
- * to the pool costs the main thread more than the copy), and every append whose bytes are written when a segment's flush starts is answered by
- * that one fdatasync, the next starting as soon as it returns, so a busy server pays one flush for
- * many messages. fdatasync, not fsync: the bytes and the size that reads them back, not the
- * timestamps (D58). A segment is never appended to after this writer closes it or after a failed
- * write or flush: a torn record can only be the end of a segment no one appends to, and no row points
- * into it, since a row commits only after its record's flush answered.
+ * turn of the event loop go out as one positioned `writev` on libuv's pool once the turn ends, since
+ * each hand-off to the pool costs the main thread more than the bytes it carries. Every append whose
+ * bytes are written when a segment's flush starts is answered by that one fdatasync, the next
+ * starting as soon as it returns, so a busy server pays one flush for many messages. fdatasync, not
+ * fsync: the bytes and the size that reads them back, not the timestamps (D58). A segment is never
+ * appended to after this writer closes it or after a failed write or flush: a torn record can only
+ * be the end of a segment no one appends to, and no row points into it, since a row commits only
+ * after its record's flush answered.
  */
 export class SegmentWriter {
   private readonly rotateBytes: number;
