@@ -120,9 +120,10 @@ export function overlap(first: ThreadSummary, second: ThreadSummary): Overlap {
   for (let bin = 0; bin < bins; bin++) {
     const a = first.busyShareByBin[bin] ?? 0;
     const b = second.busyShareByBin[bin] ?? 0;
-    sums.both += Math.min(a, b);
-    sums.firstAlone += a - Math.min(a, b);
-    sums.secondAlone += b - Math.min(a, b);
+    const both = Math.min(a, b);
+    sums.both += both;
+    sums.firstAlone += a - both;
+    sums.secondAlone += b - both;
     sums.neither += 1 - Math.max(a, b);
   }
   const share = (sum: number) => (bins > 0 ? sum / bins : 0);

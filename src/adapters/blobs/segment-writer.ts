@@ -43,7 +43,7 @@ interface Segment {
   /** Appends whose bytes are written, waiting for the next fdatasync. */
   written: Append[];
   /** Records given offsets this event-loop turn, written together by one writev once it ends. */
-  gathered: { buffers: Buffer[]; appends: Append[]; offset: number } | undefined;
+  gathered: { buffers: Buffer[]; appends: Append[] } | undefined;
   writesInFlight: number;
   syncing: boolean;
   /** Takes no more records; its file closes once what it holds is flushed. */
@@ -146,7 +146,7 @@ export class SegmentWriter {
     if (segment.size >= this.rotateBytes) this.retire(segment);
     const append = { offset, resolve: request.resolve, reject: request.reject };
     if (segment.gathered === undefined) {
-      segment.gathered = { buffers: [], appends: [], offset };
+      segment.gathered = { buffers: [], appends: [] };
       setImmediate(() => this.writeGathered(segment));
     }
     segment.gathered.buffers.push(request.head, request.data);
@@ -159,7 +159,7 @@ export class SegmentWriter {
     const gathered = segment.gathered;
     if (gathered === undefined) return;
     segment.gathered = undefined;
-    this.writeAll(segment.fd, gathered.buffers, gathered.offset, (error) => {
+    this.writeAll(segment.fd, gathered.buffers, (gathered.appends[0] as Append).offset, (error) => {
       segment.writesInFlight -= gathered.appends.length;
       this.written(segment, gathered.appends, error);
     });
