@@ -3,7 +3,8 @@
  * (its working tree, uncommitted changes included) and on `--base` (a commit, checked out in a
  * scratch git worktree), in pairs ordered ABBA so that a host drifting during the run does not
  * favour either side. Prints every run's readings, then each reading's per-pair ratio (this
- * checkout over the base), its median and range, and how many pairs went each way. `--base HEAD` on a clean tree is an A/A: it shows
+ * checkout over the base): its median and range, its geometric mean over pairs balanced in order,
+ * how many pairs went each way, and the order effect (each pair's second run over its first). `--base HEAD` on a clean tree is an A/A: it shows
  * how far identical builds differ on this host now, which an A/B's ratios must clear (D78: one
  * build read 631–1,097 msg/s within 25 minutes while its cores busy held at 1.28–1.41).
  * Options other than --base and --pairs go to bench:profile (--messages, --mode, --database, …).
@@ -119,6 +120,20 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/**
+ * The mean of the ratios' logarithms, over as many pairs run base first as this checkout first. When
+ * a pair's second run reads lower than its first whichever build it is (5 pairs of 5 in one A/B on
+ * 2026-11-29, D82), each pair's ratio moves by that factor, one way in pairs run base first and the
+ * other way in the rest: this cancels it, and a median of an uneven mix does not.
+ */
+function geometricMean(ratios: number[]): number {
+  return Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length);
+}
+
+function rangeOf(values: number[]): string {
+  return `${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)}`;
+}
+
 /** Two decimals at most, as bench:profile prints them. */
 function round(value: number): string {
   return String(Math.round(value * 100) / 100);
@@ -144,14 +159,18 @@ async function main(): Promise<void> {
     console.log(formatRun(headFirst ? 'base' : 'this', second));
     pairs.push(headFirst ? { head: first, base: second } : { base: first, head: second });
   }
-  console.log(`\n| reading | base median | this median | ratio this / base: median (range) | pairs this higher / lower |`);
-  console.log('| --- | --- | --- | --- | --- |');
+  const balanced = pairs.slice(0, pairs.length - (pairs.length % 2));
+  console.log(`\n| reading | base median | this median | ratio this / base: median (range) | geometric mean, ${balanced.length} pairs | pairs this higher / lower | second run / first: median (range) |`);
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const { key, label } of READINGS) {
     const ratios = pairs.map((pair) => pair.head[key] / pair.base[key]);
     const higher = pairs.filter((pair) => pair.head[key] > pair.base[key]).length;
     const lower = pairs.filter((pair) => pair.head[key] < pair.base[key]).length;
-    const range = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
-    console.log(`| ${label} | ${round(median(pairs.map((p) => p.base[key])))} | ${round(median(pairs.map((p) => p.head[key])))} | ${median(ratios).toFixed(3)} (${range}) | ${higher} / ${lower} |`);
+    const balancedMean = balanced.length === 0 ? '–' : geometricMean(balanced.map((pair) => pair.head[key] / pair.base[key])).toFixed(3);
+    const order = pairs.map((pair, i) => (i % 2 === 1 ? pair.base[key] / pair.head[key] : pair.head[key] / pair.base[key]));
+    console.log(
+      `| ${label} | ${round(median(pairs.map((p) => p.base[key])))} | ${round(median(pairs.map((p) => p.head[key])))} | ${median(ratios).toFixed(3)} (${rangeOf(ratios)}) | ${balancedMean} | ${higher} / ${lower} | ${median(order).toFixed(3)} (${rangeOf(order)}) |`,
+    );
   }
   console.log('\nA ratio counts only beyond what an A/A (--base HEAD on a clean tree) shows on the same host: see bench/README.md.');
 }
