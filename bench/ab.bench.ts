@@ -4,9 +4,10 @@
  * scratch git worktree), in pairs ordered ABBA so that a host drifting during the run does not
  * favour either side. Prints every run's readings, then each reading's per-pair ratio (this
  * checkout over the base): its median and range, its geometric mean over pairs balanced in order,
- * how many pairs went each way, and the order effect (each pair's second run over its first). `--base HEAD` on a clean tree is an A/A: it shows
- * how far identical builds differ on this host now, which an A/B's ratios must clear (D78: one
- * build read 631–1,097 msg/s within 25 minutes while its cores busy held at 1.28–1.41).
+ * how many pairs went each way, and the order effect (each pair's second run over its first).
+ * `--base HEAD` on a clean tree is an A/A: it shows how far identical builds differ on this host
+ * now, which an A/B's ratios must clear (D78: one build read 631–1,097 msg/s within 25 minutes
+ * while its cores busy held at 1.28–1.41).
  * Options other than --base and --pairs go to bench:profile (--messages, --mode, --database, …).
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
   const base = await checkoutBase(BASE_REF);
   const headLabel = `${head}${dirty ? ' with uncommitted changes' : ''}`;
   console.log(`A/B: this checkout (${headLabel}) against base ${base.commit.slice(0, 7)}, ${PAIRS} pairs ABBA, bench:profile --no-cpu-prof ${PROFILE_ARGS.join(' ')}`);
-  const pairs: Array<{ base: Reading; head: Reading }> = [];
+  const pairs: Array<{ base: Reading; head: Reading; headFirst: boolean }> = [];
   for (let i = 0; i < PAIRS; i++) {
     const headFirst = i % 2 === 1;
     console.log(`pair ${i + 1} (${headFirst ? 'this, base' : 'base, this'}):`);
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
     console.log(formatRun(headFirst ? 'this' : 'base', first));
     const second = await profile(headFirst ? base.dir : ROOT);
     console.log(formatRun(headFirst ? 'base' : 'this', second));
-    pairs.push(headFirst ? { head: first, base: second } : { base: first, head: second });
+    pairs.push(headFirst ? { head: first, base: second, headFirst } : { base: first, head: second, headFirst });
   }
   const balanced = pairs.slice(0, pairs.length - (pairs.length % 2));
   console.log(`\n| reading | base median | this median | ratio this / base: median (range) | geometric mean, ${balanced.length} pairs | pairs this higher / lower | second run / first: median (range) |`);
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
     const higher = pairs.filter((pair) => pair.head[key] > pair.base[key]).length;
     const lower = pairs.filter((pair) => pair.head[key] < pair.base[key]).length;
     const balancedMean = balanced.length === 0 ? '–' : geometricMean(balanced.map((pair) => pair.head[key] / pair.base[key])).toFixed(3);
-    const order = pairs.map((pair, i) => (i % 2 === 1 ? pair.base[key] / pair.head[key] : pair.head[key] / pair.base[key]));
+    const order = pairs.map((pair) => (pair.headFirst ? pair.base[key] / pair.head[key] : pair.head[key] / pair.base[key]));
     console.log(
       `| ${label} | ${round(median(pairs.map((p) => p.base[key])))} | ${round(median(pairs.map((p) => p.head[key])))} | ${median(ratios).toFixed(3)} (${rangeOf(ratios)}) | ${balancedMean} | ${higher} / ${lower} | ${median(order).toFixed(3)} (${rangeOf(order)}) |`,
     );
