@@ -1,14 +1,24 @@
 /**
- * The library's ceiling: smtp-server 3.21.6 exactly as shipped (its 100 ms greeting pause included),
- * reading each message to the end and discarding it. Prints its port, and on SIGTERM how many
- * messages it accepted.
+ * The library's ceiling: smtp-server 3.21.6 reading each message to the end and discarding it.
+ * As shipped it waits 100 ms before every greeting; with `--greeting-delay-ms 0` it takes Mailroom's
+ * own greeting option (src/transports/smtp/greeting-delay.ts) and does not, which is the ceiling for a
+ * new connection per message. Prints its port, and on SIGTERM how many messages it accepted.
  */
+import { parseArgs } from 'node:util';
 import { SMTPServer } from 'smtp-server';
+import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
+import { installGreetingDelayOption } from '../../src/transports/smtp/greeting-delay.js';
 import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
+
+const { values } = parseArgs({ options: { 'greeting-delay-ms': { type: 'string' } } });
+const greetingDelayMs = values['greeting-delay-ms'] === undefined ? undefined : Number(values['greeting-delay-ms']);
+// This file's smtp-server is bench/node_modules' copy (maildev's), not the one src/ imports.
+if (greetingDelayMs !== undefined) installGreetingDelayOption(SMTPConnection);
 
 let accepted = 0;
 const server = new SMTPServer({
   ...PLAIN_SMTP_OPTIONS,
+  ...(greetingDelayMs === undefined ? {} : ({ greetingDelayMs } as object)),
   onData(stream, _session, callback) {
     stream.on('data', () => undefined);
     stream.once('end', () => {

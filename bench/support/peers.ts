@@ -22,10 +22,11 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startDiscardServer(): Promise<BenchTarget> {
+/** The bare smtp-server; `greetingPause: false` removes the library's 100 ms pause before each greeting, as Mailroom does. */
+export async function startDiscardServer({ greetingPause }: { greetingPause: boolean }): Promise<BenchTarget> {
   const { server, match } = await startChildServer({
     command: process.execPath,
-    args: ['--import', 'tsx', join(BENCH_DIR, 'servers/discard-smtp-server.ts')],
+    args: ['--import', 'tsx', join(BENCH_DIR, 'servers/discard-smtp-server.ts'), ...(greetingPause ? [] : ['--greeting-delay-ms', '0'])],
     ready: /listening on (\d+)/,
   });
   return {

@@ -64,4 +64,15 @@ describe('SMTP greeting delay (smtp-server early-talker pause)', () => {
     await second.client.whenClosed();
     await first.client.quit();
   });
+
+  it('patches the copy of the library it is given, once (bench:smtp loads a second copy)', () => {
+    const init = () => undefined;
+    class OtherCopy {}
+    Object.assign(OtherCopy.prototype, { init });
+    installGreetingDelayOption(OtherCopy);
+    const patched = (OtherCopy.prototype as { init: unknown }).init;
+    expect(patched).not.toBe(init);
+    installGreetingDelayOption(OtherCopy);
+    expect((OtherCopy.prototype as { init: unknown }).init).toBe(patched);
+  });
 });

@@ -8,7 +8,7 @@ interface ConnectionInternals {
   name: string;
 }
 
-let installed = false;
+const patched = new WeakSet<object>();
 
 /**
  * smtp-server 3.21.6 waits a hard-coded 100 ms before every greeting (an early-talker pause in
@@ -16,11 +16,12 @@ let installed = false;
  * sessions / 0.1 s and adds 100 ms to every test email. This replaces `init` with the same steps
  * and a pause taken from the server's `greetingDelayMs` option (ours defaults to 0).
  * test/integration/smtp-greeting-delay.test.ts pins the library behaviour this relies on; re-check it on upgrades.
+ * `connection` is the copy of the library to patch: bench:smtp's bare server loads its own (bench/node_modules).
  */
-export function installGreetingDelayOption(): void {
-  if (installed) return;
-  installed = true;
-  const prototype = SMTPConnection.prototype as unknown as ConnectionInternals & { init(): void };
+export function installGreetingDelayOption(connection: { prototype: object } = SMTPConnection): void {
+  if (patched.has(connection.prototype)) return;
+  patched.add(connection.prototype);
+  const prototype = connection.prototype as ConnectionInternals & { init(): void };
   prototype.init = function init(this: ConnectionInternals) {
     this._setListeners(() => {
       const { maxClients, greetingDelayMs = 100 } = this._server.options;
