@@ -12,6 +12,9 @@ import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
 
 const { values } = parseArgs({ options: { 'greeting-delay-ms': { type: 'string' } } });
 const greetingDelayMs = values['greeting-delay-ms'] === undefined ? undefined : Number(values['greeting-delay-ms']);
+if (greetingDelayMs !== undefined && !(Number.isInteger(greetingDelayMs) && greetingDelayMs >= 0)) {
+  throw new Error(`--greeting-delay-ms must be a whole number of milliseconds, not ${values['greeting-delay-ms']}`);
+}
 // This file's smtp-server is bench/node_modules' copy (maildev's), not the one src/ imports.
 if (greetingDelayMs !== undefined) installGreetingDelayOption(SMTPConnection);
 
