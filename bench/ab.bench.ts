@@ -160,14 +160,15 @@ async function main(): Promise<void> {
     console.log(formatRun(headFirst ? 'base' : 'this', second));
     pairs.push(headFirst ? { head: first, base: second, headFirst } : { base: first, head: second, headFirst });
   }
-  const balanced = pairs.slice(0, pairs.length - (pairs.length % 2));
-  console.log(`\n| reading | base median | this median | ratio this / base: median (range) | geometric mean, ${balanced.length} pairs | pairs this higher / lower | second run / first: median (range) |`);
+  // The first even number of pairs: as many run base first as this checkout first.
+  const balanced = pairs.length - (pairs.length % 2);
+  console.log(`\n| reading | base median | this median | ratio this / base: median (range) | geometric mean, ${balanced} pairs | pairs this higher / lower | second run / first: median (range) |`);
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const { key, label } of READINGS) {
     const ratios = pairs.map((pair) => pair.head[key] / pair.base[key]);
     const higher = pairs.filter((pair) => pair.head[key] > pair.base[key]).length;
     const lower = pairs.filter((pair) => pair.head[key] < pair.base[key]).length;
-    const balancedMean = balanced.length === 0 ? '–' : geometricMean(balanced.map((pair) => pair.head[key] / pair.base[key])).toFixed(3);
+    const balancedMean = balanced === 0 ? '–' : geometricMean(ratios.slice(0, balanced)).toFixed(3);
     const order = pairs.map((pair) => (pair.headFirst ? pair.base[key] / pair.head[key] : pair.head[key] / pair.base[key]));
     console.log(
       `| ${label} | ${round(median(pairs.map((p) => p.base[key])))} | ${round(median(pairs.map((p) => p.head[key])))} | ${median(ratios).toFixed(3)} (${rangeOf(ratios)}) | ${balancedMean} | ${higher} / ${lower} | ${median(order).toFixed(3)} (${rangeOf(order)}) |`,
