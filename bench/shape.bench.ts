@@ -1,10 +1,12 @@
 /**
  * bench:shape: how far a layout of Mailroom's ingest over threads and processes can fill the
  * machine, measured on a model whose work is busy loops (`servers/shape-smtp-server.ts`) under the
- * bench:smtp load (smtp-source, persistent sessions). A layout that does not fill the cores here
- * will not in Mailroom, where the work also allocates, collects garbage and contends for locks;
- * one that does is worth building (docs/decisions.md D80). Each row is a fresh server, warmed up,
- * then timed; the ratio is to "mailroom's shape" in the same round.
+ * bench:smtp load (smtp-source; persistent sessions, or `--mode per-message` for a new connection per
+ * message). Neither server waits before its greeting, as Mailroom does not by default. A layout that
+ * does not fill the cores here will not in Mailroom, where the work also allocates, collects
+ * garbage and contends for locks; one that does is worth building (docs/decisions.md D80). Each
+ * row is a fresh server, warmed up, then timed; the ratio is to "mailroom's shape" in the same
+ * round.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +23,7 @@ const { values: options } = parseArgs({
     size: { type: 'string', default: '10240' },
     warmup: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '1' },
+    mode: { type: 'string', default: 'persistent' },
     only: { type: 'string' },
     // Mailroom's own per-thread CPU on the AMD EPYC host of 2026-11-28 (bench:profile): main 0.73–0.80
     // ms/msg, of which smtp-server's ~0.25 and the group commit's share; the analysis worker ~0.6.
@@ -42,6 +45,8 @@ const SESSIONS = whole('sessions', options.sessions, 1);
 const BODY_BYTES = whole('size', options.size);
 const WARMUP = whole('warmup', options.warmup);
 const ROUNDS = whole('rounds', options.rounds, 1);
+if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
+const PERSISTENT = options.mode === 'persistent';
 const REFERENCE = "mailroom's shape";
 const BENCH_DIR = import.meta.dirname;
 
@@ -92,12 +97,15 @@ async function measure(variant: Variant, round: number): Promise<Row> {
   const sessions = variant.sessions ?? SESSIONS;
   const { server, match } = await startChildServer({
     command: process.execPath,
-    args: ['--import', 'tsx', join(BENCH_DIR, 'servers', variant.env === undefined ? 'discard-smtp-server.ts' : 'shape-smtp-server.ts')],
+    args:
+      variant.env === undefined
+        ? ['--import', 'tsx', join(BENCH_DIR, 'servers', 'discard-smtp-server.ts'), '--greeting-delay-ms', '0']
+        : ['--import', 'tsx', join(BENCH_DIR, 'servers', 'shape-smtp-server.ts')],
     // Every model appends and fdatasyncs each message, as Mailroom stores its EML.
     env: variant.env === undefined ? {} : { ...variant.env, SHAPE_DIR: await scratchFolder('shape-bench-') },
     ready: /listening on (\d+)/,
   });
-  const load = { port: Number(match[1]), to: 'anyone@bench.localhost', from: 'bench@bench.localhost', sessions, bodyBytes: BODY_BYTES, persistent: true };
+  const load = { port: Number(match[1]), to: 'anyone@bench.localhost', from: 'bench@bench.localhost', sessions, bodyBytes: BODY_BYTES, persistent: PERSISTENT };
   try {
     if (WARMUP > 0) await runSmtpSource({ ...load, messages: WARMUP });
     const cpuBefore = server.treeCpuSeconds();
@@ -146,7 +154,7 @@ function printTable(rows: Row[]): void {
       `${row.accepted}/${row.sent}`,
     ];
   });
-  console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes after a ${WARMUP}-message warm-up, persistent sessions; work per message (µs): ${JSON.stringify(WORK)}`);
+  console.log(`\n${MESSAGES} messages of ${BODY_BYTES} bytes after a ${WARMUP}-message warm-up, ${PERSISTENT ? 'persistent sessions' : 'a new connection per message'}; work per message (µs): ${JSON.stringify(WORK)}`);
   console.log('server cores: the server processes\' CPU over the run\'s wall time; machine cores: every process and the kernel (os.cpus())\n');
   printMarkdownTable(header, lines);
 }

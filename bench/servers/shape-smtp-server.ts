@@ -17,6 +17,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
+import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
+import { installGreetingDelayOption } from '../../src/transports/smtp/greeting-delay.js';
 import { DEFAULT_BATCH_WINDOW_MS, MAX_BATCH } from '../../src/adapters/db/group-commit.js';
 import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
 
@@ -95,6 +97,9 @@ function spinners(count: number): (us: number, bytes?: Buffer) => Promise<void> 
     });
 }
 
+// Mailroom greets at once by default; this file's smtp-server is bench/node_modules' copy (maildev's).
+installGreetingDelayOption(SMTPConnection);
+
 async function serve(): Promise<void> {
   const analyse = spinners(WORKERS);
   const commitOnThread = COMMIT_THREAD ? spinners(1) : undefined;
@@ -134,6 +139,7 @@ async function serve(): Promise<void> {
 
   const server = new SMTPServer({
     ...PLAIN_SMTP_OPTIONS,
+    ...({ greetingDelayMs: 0 } as object),
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
