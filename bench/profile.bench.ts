@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_SENDER, SMTP_LOAD_OPTIONS, prepareSmtpBench, startSenderDns } from './support/sender.js';
 import { singleServerOptions, startMailroom, type MailroomBuild } from './support/mailroom.js';
-import { runSmtpSource } from './support/smtp-source.js';
+import { persistentMode, runSmtpSource } from './support/smtp-source.js';
 import type { ThreadSchedule } from './support/child-server.js';
 import { OVERLAP_BIN_US, overlap, printSummary, summariseProfiles, type ThreadSummary } from './support/cpu-profile.js';
 import { parseMetrics, printIngestStages } from './support/ingest-stages.js';
@@ -33,7 +33,7 @@ const { values: options } = parseArgs({
 const PROFILE = !options['no-cpu-prof'];
 const MESSAGES = Number(options.messages);
 const BUILD = options.from as MailroomBuild;
-if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
+const PERSISTENT = persistentMode(options.mode);
 if (options.database !== 'sqlite' && options.database !== 'postgres') throw new Error('--database must be sqlite or postgres');
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       const machineBefore = machineBusySeconds();
       const mainBefore = instance.server.mainThreadSchedule();
       const startUs = nowUs();
-      const seconds = await send(MESSAGES, options.mode === 'persistent');
+      const seconds = await send(MESSAGES, PERSISTENT);
       timed = { startUs, endUs: nowUs() };
       const machineSeconds = machineBusySeconds() - machineBefore;
       const mainAfter = instance.server.mainThreadSchedule();

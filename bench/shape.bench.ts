@@ -14,7 +14,7 @@ import { startChildServer } from './support/child-server.js';
 import { machineBusySeconds } from './support/machine-cpu.js';
 import { printMarkdownTable } from './support/markdown-table.js';
 import { scratchFolder } from './support/scratch.js';
-import { assertSmtpSourceInstalled, runSmtpSource } from './support/smtp-source.js';
+import { assertSmtpSourceInstalled, persistentMode, runSmtpSource } from './support/smtp-source.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -45,8 +45,7 @@ const SESSIONS = whole('sessions', options.sessions, 1);
 const BODY_BYTES = whole('size', options.size);
 const WARMUP = whole('warmup', options.warmup);
 const ROUNDS = whole('rounds', options.rounds, 1);
-if (options.mode !== 'persistent' && options.mode !== 'per-message') throw new Error('--mode must be persistent or per-message');
-const PERSISTENT = options.mode === 'persistent';
+const PERSISTENT = persistentMode(options.mode);
 const REFERENCE = "mailroom's shape";
 const BENCH_DIR = import.meta.dirname;
 

@@ -14,6 +14,12 @@ export interface SmtpSourceRun {
   persistent: boolean;
 }
 
+/** A bench's `--mode`: true for `persistent`, false for `per-message`; anything else stops the bench. */
+export function persistentMode(mode: string | undefined): boolean {
+  if (mode !== 'persistent' && mode !== 'per-message') throw new Error(`--mode must be persistent or per-message, not ${mode}`);
+  return mode === 'persistent';
+}
+
 export function assertSmtpSourceInstalled(): void {
   if (!existsSync(SMTP_SOURCE)) {
     throw new Error(`${SMTP_SOURCE} is missing: apt-get install postfix (the daemon need not run)`);
