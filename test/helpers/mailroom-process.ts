@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -6,12 +7,52 @@ import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-export async function freePort(): Promise<number> {
+/** Linux's ephemeral ports: what the kernel gives `listen(0)` and every outgoing connection's local end. */
+function ephemeralPorts(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return { low: low as number, high: high as number };
+  } catch {
+    // Not Linux: assume its default range.
+  }
+  return { low: 32_768, high: 60_999 };
+}
+
+const PORTS_PER_WORKER = 500;
+const handedOut = new Set<number>();
+let nextOffset = Math.floor(Math.random() * PORTS_PER_WORKER);
+
+/** This test worker's own slice of the ports below the ephemeral range (VITEST_POOL_ID is 1..maxWorkers). */
+function workerSlice(): number {
+  const first = 10_000;
+  const slices = Math.max(1, Math.floor((ephemeralPorts().low - first) / PORTS_PER_WORKER));
+  return first + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % slices) * PORTS_PER_WORKER;
+}
+
+function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A loopback port for a server a test starts in another process (Mailroom, Dovecot, rspamd,
+ * Postfix), which binds it later. Not one from `listen(0)`: that is an ephemeral port, and once
+ * released any test's outgoing connection can take it as its local port before the child binds it
+ * (CI saw `EADDRINUSE` on such a port). So the port comes from below the ephemeral range, from this
+ * worker's own slice, and is never handed out twice by one worker.
+ */
+export async function freePort(): Promise<number> {
+  const first = workerSlice();
+  for (let attempt = 0; attempt < PORTS_PER_WORKER; attempt++) {
+    const port = first + (nextOffset++ % PORTS_PER_WORKER);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port left in ${first}-${first + PORTS_PER_WORKER - 1}`);
 }
 
 export interface MailroomProcess {

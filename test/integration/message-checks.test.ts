@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/mailroom-process.js';
 import { newsletterHtml } from '../helpers/newsletter.js';
 import { sendMail } from '../helpers/smtp-client.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -116,10 +117,8 @@ describe('message checks: GET /emails/:id/html-check and /link-check', () => {
   });
 
   it('link-check follows every link and image and reports each one; per-URL failures never fail the request', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
-    await new Promise((resolve) => closed.close(resolve));
+    // A port nothing listens on, and outside the range another test's listen(0) could take meanwhile.
+    const closedUrl = `http://127.0.0.1:${await freePort()}/`;
     const html = `<p><a href="${site.base}/ok">ok</a> <a href="${site.base}/old">moved</a> <a href="${site.base}/no-head">no head</a>
       <a href="${site.base}/missing">missing</a> <a href="${closedUrl}">down</a> <a href="mailto:x@example.com">mail</a>
       <img src="${site.base}/logo.png"> <a href="${site.base}/ok">ok again</a></p>`;
