@@ -7,15 +7,15 @@ import { createInterface } from 'node:readline';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-/** Linux's ephemeral ports: what the kernel gives `listen(0)` and every outgoing connection's local end. */
-function ephemeralPorts(): { low: number; high: number } {
+/** The first of Linux's ephemeral ports: what the kernel gives `listen(0)` and every outgoing connection's local end. */
+function firstEphemeralPort(): number {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(low) && Number.isInteger(high)) return { low: low as number, high: high as number };
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low)) return low;
   } catch {
-    // Not Linux: assume its default range.
+    // Not Linux: take Linux's default.
   }
-  return { low: 32_768, high: 60_999 };
+  return 32_768;
 }
 
 const PORTS_PER_WORKER = 500;
@@ -25,7 +25,7 @@ let nextOffset = Math.floor(Math.random() * PORTS_PER_WORKER);
 /** This test worker's own slice of the ports below the ephemeral range (VITEST_POOL_ID is 1..maxWorkers). */
 function workerSlice(): number {
   const first = 10_000;
-  const slices = Math.max(1, Math.floor((ephemeralPorts().low - first) / PORTS_PER_WORKER));
+  const slices = Math.max(1, Math.floor((firstEphemeralPort() - first) / PORTS_PER_WORKER));
   return first + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % slices) * PORTS_PER_WORKER;
 }
 
