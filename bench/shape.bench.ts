@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChildServer } from './support/child-server.js';
 import { machineBusySeconds } from './support/machine-cpu.js';
+import { discardServerArgs } from './support/peers.js';
 import { printMarkdownTable } from './support/markdown-table.js';
 import { scratchFolder } from './support/scratch.js';
 import { assertSmtpSourceInstalled, persistentMode, runSmtpSource } from './support/smtp-source.js';
@@ -96,10 +97,7 @@ async function measure(variant: Variant, round: number): Promise<Row> {
   const sessions = variant.sessions ?? SESSIONS;
   const { server, match } = await startChildServer({
     command: process.execPath,
-    args:
-      variant.env === undefined
-        ? ['--import', 'tsx', join(BENCH_DIR, 'servers', 'discard-smtp-server.ts'), '--greeting-delay-ms', '0']
-        : ['--import', 'tsx', join(BENCH_DIR, 'servers', 'shape-smtp-server.ts')],
+    args: variant.env === undefined ? discardServerArgs({ greetingPause: false }) : ['--import', 'tsx', join(BENCH_DIR, 'servers', 'shape-smtp-server.ts')],
     // Every model appends and fdatasyncs each message, as Mailroom stores its EML.
     env: variant.env === undefined ? {} : { ...variant.env, SHAPE_DIR: await scratchFolder('shape-bench-') },
     ready: /listening on (\d+)/,

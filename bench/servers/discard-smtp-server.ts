@@ -6,22 +6,16 @@
  */
 import { parseArgs } from 'node:util';
 import { SMTPServer } from 'smtp-server';
-import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
-import { installGreetingDelayOption } from '../../src/transports/smtp/greeting-delay.js';
-import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
+import { PLAIN_SMTP_OPTIONS, plainSmtpOptionsGreetingAfter } from './plain-smtp-options.js';
 
 const { values } = parseArgs({ options: { 'greeting-delay-ms': { type: 'string' } } });
 const greetingDelayMs = values['greeting-delay-ms'] === undefined ? undefined : Number(values['greeting-delay-ms']);
 if (greetingDelayMs !== undefined && !(Number.isInteger(greetingDelayMs) && greetingDelayMs >= 0)) {
   throw new Error(`--greeting-delay-ms must be a whole number of milliseconds, not ${values['greeting-delay-ms']}`);
 }
-// This file's smtp-server is bench/node_modules' copy (maildev's), not the one src/ imports.
-if (greetingDelayMs !== undefined) installGreetingDelayOption(SMTPConnection);
-
 let accepted = 0;
 const server = new SMTPServer({
-  ...PLAIN_SMTP_OPTIONS,
-  ...(greetingDelayMs === undefined ? {} : ({ greetingDelayMs } as object)),
+  ...(greetingDelayMs === undefined ? PLAIN_SMTP_OPTIONS : plainSmtpOptionsGreetingAfter(greetingDelayMs)),
   onData(stream, _session, callback) {
     stream.on('data', () => undefined);
     stream.once('end', () => {

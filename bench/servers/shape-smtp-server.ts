@@ -17,10 +17,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
-import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
-import { installGreetingDelayOption } from '../../src/transports/smtp/greeting-delay.js';
 import { DEFAULT_BATCH_WINDOW_MS, MAX_BATCH } from '../../src/adapters/db/group-commit.js';
-import { PLAIN_SMTP_OPTIONS } from './plain-smtp-options.js';
+import { plainSmtpOptionsGreetingAfter } from './plain-smtp-options.js';
 
 function setting(name: string, fallback: number, least = 0): number {
   const value = Number(process.env[name] ?? fallback);
@@ -97,9 +95,6 @@ function spinners(count: number): (us: number, bytes?: Buffer) => Promise<void> 
     });
 }
 
-// Mailroom greets at once by default; this file's smtp-server is bench/node_modules' copy (maildev's).
-installGreetingDelayOption(SMTPConnection);
-
 async function serve(): Promise<void> {
   const analyse = spinners(WORKERS);
   const commitOnThread = COMMIT_THREAD ? spinners(1) : undefined;
@@ -138,8 +133,8 @@ async function serve(): Promise<void> {
   };
 
   const server = new SMTPServer({
-    ...PLAIN_SMTP_OPTIONS,
-    ...({ greetingDelayMs: 0 } as object),
+    // Mailroom greets at once by default.
+    ...plainSmtpOptionsGreetingAfter(0),
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -22,11 +22,15 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The bare smtp-server; `greetingPause: false` removes the library's 100 ms pause before each greeting, as Mailroom does. */
-export async function startDiscardServer({ greetingPause }: { greetingPause: boolean }): Promise<BenchTarget> {
+/** How to run the bare smtp-server; `greetingPause: false` removes the library's 100 ms pause before each greeting, as Mailroom does. */
+export function discardServerArgs({ greetingPause }: { greetingPause: boolean }): string[] {
+  return ['--import', 'tsx', join(BENCH_DIR, 'servers/discard-smtp-server.ts'), ...(greetingPause ? [] : ['--greeting-delay-ms', '0'])];
+}
+
+export async function startDiscardServer(options: { greetingPause: boolean }): Promise<BenchTarget> {
   const { server, match } = await startChildServer({
     command: process.execPath,
-    args: ['--import', 'tsx', join(BENCH_DIR, 'servers/discard-smtp-server.ts'), ...(greetingPause ? [] : ['--greeting-delay-ms', '0'])],
+    args: discardServerArgs(options),
     ready: /listening on (\d+)/,
   });
   return {
