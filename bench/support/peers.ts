@@ -1,26 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../test/helpers/mailroom-process.js';
 import { startChildServer } from './child-server.js';
 import { scratchFolder } from './scratch.js';
 import type { BenchTarget } from './target.js';
 
 const BENCH_DIR = resolve(import.meta.dirname, '..');
 const MAILDEV_BIN = join(BENCH_DIR, 'node_modules/maildev/bin/maildev');
-
-/** A port that was free a moment ago, for servers that cannot report the one they bound. */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** How to run the bare smtp-server; `greetingPause: false` removes the library's 100 ms pause before each greeting, as Mailroom does. */
 export function discardServerArgs({ greetingPause }: { greetingPause: boolean }): string[] {

@@ -38,11 +38,11 @@ function bindable(port: number): Promise<boolean> {
 }
 
 /**
- * A loopback port for a server a test starts in another process (Mailroom, Dovecot, rspamd,
- * Postfix), which binds it later. Not one from `listen(0)`: that is an ephemeral port, and once
- * released any test's outgoing connection can take it as its local port before the child binds it
- * (CI saw `EADDRINUSE` on such a port). So the port comes from below the ephemeral range, from this
- * worker's own slice, and is never handed out twice by one worker.
+ * A loopback port for a server a test or a bench starts in another process (Mailroom, Dovecot,
+ * rspamd, Postfix, maildev), which binds it later. Not one from `listen(0)`: that is an ephemeral
+ * port, and once released any test's outgoing connection can take it as its local port before the
+ * child binds it (CI saw `EADDRINUSE` on such a port). So the port comes from below the ephemeral
+ * range, from this worker's own slice, and is never handed out twice by one worker.
  */
 export async function freePort(): Promise<number> {
   const first = workerSlice();
