@@ -37,3 +37,13 @@ export function installGreetingDelayOption(connection: { prototype: object } = S
     });
   };
 }
+
+/**
+ * smtp-server options that set the greeting's pause to `delayMs`, with the option installed on
+ * `connection` (the copy of the library whose SMTPServer gets them). The library's options type does
+ * not know the field, hence the plain object.
+ */
+export function greetingDelayOption(delayMs: number, connection: { prototype: object } = SMTPConnection): object {
+  installGreetingDelayOption(connection);
+  return { greetingDelayMs: delayMs };
+}

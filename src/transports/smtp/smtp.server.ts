@@ -6,7 +6,7 @@ import type { Delivery, RecipientService } from '../../services/recipient.servic
 import type { LimitsSettings } from '../../config/limits-settings.js';
 import { ByteBudget } from './byte-budget.js';
 import { messageTooLarge, readData } from './data-reader.js';
-import { installGreetingDelayOption } from './greeting-delay.js';
+import { greetingDelayOption } from './greeting-delay.js';
 import { admitRecipient, TOO_MANY_RECIPIENTS } from './recipient-limit.js';
 import { SmtpSessionLimits } from './session-limits.js';
 import { smtpError, smtpReplyFor, type SmtpReply } from './smtp-replies.js';
@@ -48,7 +48,6 @@ function modeOptions(modes: SmtpServerOptions['modes']): object {
  * is `250 Message accepted <uuid>` only after the email is durably stored.
  */
 export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
-  installGreetingDelayOption();
   const deliveries = new WeakMap<SMTPServerSession, Delivery[]>();
   const sessionLimits = new SmtpSessionLimits(options.limits);
   const inFlight = new ByteBudget(options.limits.maxInFlightBytes);
@@ -171,8 +170,8 @@ export function createSmtpServer(options: SmtpServerOptions): SMTPServer {
     onMailFrom,
     onRcptTo,
     onData,
-    // Passed through to the patched SMTPConnection#init (greeting-delay.ts).
-    ...({ greetingDelayMs: options.greetingDelayMs } as object),
+    // Read by the patched SMTPConnection#init (greeting-delay.ts).
+    ...greetingDelayOption(options.greetingDelayMs),
   });
   sessionLimits.attach(server);
   server.on('error', (error) => options.logger.warn({ err: error }, 'smtp connection error'));
