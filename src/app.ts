@@ -313,7 +313,7 @@ export async function createApp(config: AppConfig, overrides: AppOverrides = {})
     emailBulk: new EmailBulkService(repos, blobs, events, inboxes, logBackgroundError),
     inboxKeys: new InboxKeyService(repos, inboxes),
     recipients,
-    ingest: new IngestService(analyzer, blobs, (write, afterCommit, pending) => createBatchCommit(db.kysely, write, afterCommit, { pending, onCommit: (messages, seconds) => metrics.ingestCommit(messages, seconds) }), events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage, spam),
+    ingest: new IngestService(analyzer, blobs, (write, afterCommit, pending) => createBatchCommit(db, write, afterCommit, { pending, onCommit: (messages, seconds) => metrics.ingestCommit(messages, seconds) }), events, logBackgroundError, participants, blobs, config.limits.maxAttachmentsPerMessage, spam),
     logs: new ActivityLogService(repos),
     webhooks: new WebhookService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),
     chatappIntegrations: new ChatappIntegrationService(repos, unitOfWork, sender, inboxes, tenantLimits, secrets),

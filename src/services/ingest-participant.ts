@@ -15,8 +15,11 @@ export interface StoredEmail {
 
 /**
  * A capability that takes part in ingest without ingest knowing it (webhooks queue deliveries,
- * quotas count usage, …). `inTransaction` runs inside the ingest transaction, so what it writes
- * commits with the email or not at all; throwing aborts the ingest and the sender gets a 4xx.
+ * quotas count usage, …). `inTransaction` runs inside the ingest's group write, so what it writes
+ * commits with the email or not at all; throwing aborts the ingest and the sender gets a 4xx. It
+ * reads what was committed before the group, not the group's own rows; on PostgreSQL its writes go
+ * out with the group's in one statement when the write ends, so a write's result is read in
+ * `afterCommit` (reusable-query.ts `runReturning`), and a write made any other way is refused.
  * `afterCommit` runs once the email is durable; its errors are logged and never reach the sender.
  */
 export interface IngestParticipant {

@@ -177,16 +177,13 @@ export class IngestService {
     return { id: baseEmailId, timings: { analysis: seconds(started, analysed), blobs: seconds(analysed, blobsDone), rows: seconds(blobsDone, rowsDone) } };
   }
 
-  /** Every row of a group of ingests, a statement per table; returns what the participants were given. */
+  /** Every row of a group of ingests, a statement per table (on PostgreSQL one in all: group-commit.ts); returns what the participants were given. */
   private async writeRows(repos: Repositories, batch: PendingRows[]): Promise<StoredEmail[]> {
     const writes = batch.flatMap((rows) => rows.writes);
     const stored = batch.flatMap((rows) => rows.stored);
-    await repos.inboxes.lockForNewMessages(writes.flatMap((w) => w.inboxMessages.map((m) => m.inboxId)));
-    await repos.insertTogether(async () => {
-      await repos.emails.insertMany(writes.map((w) => w.item));
-      await repos.inboxes.insertMessages(writes.flatMap((w) => w.inboxMessages));
-      await repos.logs.append(writes.flatMap((w) => w.logs));
-    });
+    await repos.emails.insertMany(writes.map((w) => w.item));
+    await repos.inboxes.insertMessages(writes.flatMap((w) => w.inboxMessages));
+    await repos.logs.append(writes.flatMap((w) => w.logs));
     for (const participant of this.participants) await participant.inTransaction?.(repos, stored);
     return stored;
   }

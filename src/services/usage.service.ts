@@ -5,6 +5,7 @@ import { ExpiringCache } from '../core/expiring-cache.js';
 import { PLAN_LIMITS, usageMonthEnd, usageMonthOf, type PlanLimits } from '../core/plans.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
+import type { Returned } from '../adapters/db/reusable-query.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 import type { Delivery, RecipientAdmission } from './recipient.service.js';
 import type { TenantLimits } from './tenant-limits.js';
@@ -49,7 +50,7 @@ export class UsageService implements RecipientAdmission {
   private readonly lastRefusalLogged = new Map<string, number>();
   /** Keyed by tenant and month (`countKey`). */
   private readonly counts: ExpiringCache<string, number>;
-  private readonly committedTotals = new WeakMap<StoredEmail[], Array<{ tenantId: string; month: string; used: number }>>();
+  private readonly committedTotals = new WeakMap<StoredEmail[], { month: string; totals: Returned<{ tenant_id: string; emails: number }> }>();
 
   constructor(
     private readonly repos: Repositories,
@@ -107,13 +108,13 @@ export class UsageService implements RecipientAdmission {
       inTransaction: async (repos, emails) => {
         const at = new Date();
         const month = usageMonthOf(at);
-        const totals = [];
-        for (const [tenantId, count] of countByTenant(emails)) totals.push({ tenantId, month, used: await repos.usage.addEmails(tenantId, month, count, at.toISOString()) });
-        this.committedTotals.set(emails, totals);
+        this.committedTotals.set(emails, { month, totals: await repos.usage.addEmails(month, countByTenant(emails), at.toISOString()) });
       },
       afterCommit: (emails) => {
+        const committed = this.committedTotals.get(emails);
+        if (committed === undefined) return;
         const now = Date.now();
-        for (const { tenantId, month, used } of this.committedTotals.get(emails) ?? []) this.counts.set(countKey(tenantId, month), Promise.resolve(used), now);
+        for (const { tenant_id: tenantId, emails: used } of committed.totals.rows()) this.counts.set(countKey(tenantId, committed.month), Promise.resolve(Number(used)), now);
       },
     };
   }

@@ -5,6 +5,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
 import { nameStatements } from './pg-named-statements.js';
 import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { ReadsOnlyPostgresDialect } from './reads-only-dialect.js';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../../config/config.js';
 import * as m0001 from './migrations/0001-core.js';
@@ -37,6 +38,11 @@ export type Dialect = DatabaseConfig['dialect'];
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * PostgreSQL: the same pool, refusing writes, for the reads of a group write whose writes go out
+   * as one statement (reusable-query.ts `writeInOneStatement`, reads-only-dialect.ts).
+   */
+  readOnly?: Kysely<Database>;
   close(): Promise<void>;
 }
 
@@ -89,7 +95,8 @@ export function createDatabase(config: DatabaseConfig, onBackgroundError: (error
     pool.on('error', () => undefined);
     if (config.preparedStatements !== false) pool.on('connect', (client) => nameStatements(client));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    const readOnly = new Kysely<Database>({ dialect: new ReadsOnlyPostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', readOnly, close: () => kysely.destroy() };
   }
   mkdirSync(dirname(config.path), { recursive: true, mode: 0o700 });
   // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.

@@ -57,7 +57,7 @@ describe('group commit unit of work (SQLite)', () => {
     const writes: string[][] = [];
     const committed: string[][] = [];
     const commit = createBatchCommit(
-      db.kysely,
+      db,
       async (repos, names: string[]) => {
         writes.push(names);
         for (const name of names) await repos.leases.tryAcquire(name, 'holder', 60_000);
@@ -75,7 +75,7 @@ describe('group commit unit of work (SQLite)', () => {
   it('retries the items of a failed batch one by one, so only the bad one fails', async () => {
     const committed: string[][] = [];
     const commit = createBatchCommit(
-      db.kysely,
+      db,
       async (repos, names: string[]) => {
         for (const name of names) {
           if (name === 'bad') throw new Error('bad item');
@@ -95,7 +95,7 @@ describe('group commit unit of work (SQLite)', () => {
     const writes: string[][] = [];
     let onTheirWay = 0;
     const commit = createBatchCommit(
-      db.kysely,
+      db,
       async (_repos, names: string[]) => {
         writes.push(names);
         return names;
@@ -119,7 +119,7 @@ describe('group commit unit of work (SQLite)', () => {
 
   it('reports each committed batch: its size and its transaction time', async () => {
     const batches: Array<[number, number]> = [];
-    const commit = createBatchCommit(db.kysely, async (_repos, names: string[]) => names, () => undefined, { onCommit: (items, seconds) => batches.push([items, seconds]) });
+    const commit = createBatchCommit(db, async (_repos, names: string[]) => names, () => undefined, { onCommit: (items, seconds) => batches.push([items, seconds]) });
     await Promise.all(['a', 'b', 'c'].map((name) => commit(name)));
     expect(batches).toHaveLength(1);
     expect(batches[0]?.[0]).toBe(3);

@@ -1,5 +1,7 @@
 import type { ControlledTransaction, Kysely } from 'kysely';
 import { createRepositories, type Repositories, type UnitOfWork } from './repositories/index.js';
+import type { Db } from './database.js';
+import { writeInOneStatement } from './reusable-query.js';
 import type { Database } from './schema.js';
 
 interface Queued {
@@ -110,7 +112,9 @@ export interface BatchCommitOptions {
 
 /**
  * Group commit for work that merges: concurrent callers' items are written by ONE call of `write`
- * over all of them (multi-row inserts, one lock round, one COMMIT), on SQLite and PostgreSQL alike.
+ * over all of them (multi-row inserts): on SQLite in one transaction, on PostgreSQL as one statement
+ * (reusable-query.ts `writeInOneStatement`: `write` reads only what was committed before it, and
+ * its writes go out together when it returns).
  * A batch starts when nothing more is `pending`, or `windowMs` after its first item at the latest;
  * items arriving while a batch commits form the next one, which starts as soon as that commit is
  * done, so at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
@@ -119,7 +123,7 @@ export interface BatchCommitOptions {
  * settles after the commit that holds its rows, or with the error that kept them out.
  */
 export function createBatchCommit<I, R>(
-  db: Kysely<Database>,
+  db: Db,
   write: (repos: Repositories, items: I[]) => Promise<R>,
   afterCommit: (result: R) => void,
   options: BatchCommitOptions = {},
@@ -134,7 +138,7 @@ export function createBatchCommit<I, R>(
     let result: R;
     try {
       const started = performance.now();
-      result = await db.transaction().execute((trx) => write(createRepositories(trx), batch.map((item) => item.item)));
+      result = await writeTogether(db, (repos) => write(repos, batch.map((item) => item.item)));
       onCommit?.(batch.length, (performance.now() - started) / 1000);
     } catch (error) {
       if (batch.length === 1) (batch[0] as PendingItem<I>).reject(error);
@@ -171,4 +175,9 @@ export function createBatchCommit<I, R>(
       queue.push({ item, resolve, reject });
       schedule();
     });
+}
+
+function writeTogether<R>(db: Db, work: (repos: Repositories) => Promise<R>): Promise<R> {
+  if (db.readOnly === undefined) return db.kysely.transaction().execute((trx) => work(createRepositories(trx)));
+  return writeInOneStatement(db.kysely, db.readOnly, (handle) => work(createRepositories(handle)));
 }

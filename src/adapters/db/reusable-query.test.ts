@@ -1,9 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { combineInserts, reusableInsert, reusableQuery } from './reusable-query.js';
+import { reusableInsert, reusableQuery, runReturning, writeInOneStatement } from './reusable-query.js';
+import { createRepositories } from './repositories/index.js';
+import type { Database } from './schema.js';
 import { createPostgresDatabase, TEST_DIALECTS, warnIfPostgresSkipped } from '../../../test/helpers/databases.js';
 
 describe('reusableQuery', () => {
@@ -76,53 +80,50 @@ describe('reusableQuery', () => {
   });
 });
 
-describe.each(TEST_DIALECTS)('combineInserts (%s)', (dialect) => {
-  let dir: string;
+warnIfPostgresSkipped();
+
+describe.skipIf(!TEST_DIALECTS.includes('postgres'))('writeInOneStatement (PostgreSQL)', () => {
   let db: Db;
+  let readOnly: Kysely<Database>;
+  let url: string;
   let dropPostgres: (() => Promise<void>) | undefined;
   const at = new Date().toISOString();
 
   beforeAll(async () => {
-    warnIfPostgresSkipped();
-    dir = await mkdtemp(join(tmpdir(), 'mailroom-combined-'));
-    if (dialect === 'postgres') {
-      const database = await createPostgresDatabase();
-      dropPostgres = database.drop;
-      db = createDatabase({ dialect: 'postgres', url: database.url });
-    } else {
-      db = createDatabase({ dialect: 'sqlite', path: join(dir, 'test.db') });
-    }
+    const database = await createPostgresDatabase();
+    dropPostgres = database.drop;
+    url = database.url;
+    db = createDatabase({ dialect: 'postgres', url });
+    readOnly = db.readOnly as Kysely<Database>;
     await migrateToLatestOrThrow(db);
   });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
   afterAll(async () => {
-    await db.close();
+    await db?.close();
     await dropPostgres?.();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const insertTenants = reusableInsert('tenants');
   const insertCounters = reusableInsert('usage_counters');
   const tenant = (id: string) => ({ id, name: id, plan: 'free', default_domain: null, created_at: at });
   const counter = (tenantId: string, emails: number, month = '2026-11') => ({ tenant_id: tenantId, month, emails, updated_at: at });
-
-  it('sends the inserts made inside as one statement on PostgreSQL, rows referencing rows of the same statement', async () => {
-    const statements: string[] = [];
-    const counting = db.kysely.withPlugin({
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        statements.push(args.queryId.queryId);
-        return args.result;
-      },
+  it('sends the writes made inside as one statement of their own, rows referencing rows of the same statement', async () => {
+    const executed = vi.spyOn(db.kysely, 'executeQuery');
+    const transactions = vi.spyOn(db.kysely, 'transaction');
+    const seen = await writeInOneStatement(db.kysely, readOnly, async (handle) => {
+      await insertTenants(handle, [tenant('c1'), tenant('c2')]);
+      // What was committed before is read; the rows of this write are not there yet.
+      const before = await handle.selectFrom('tenants').select('id').where('id', '=', 'c1').execute();
+      await insertCounters(handle, [counter('c1', 1), counter('c2', 2)]);
+      await insertCounters(handle, Array.from({ length: 130 }, (_, i) => counter('c1', i, `m${String(i).padStart(3, '0')}`)));
+      return before;
     });
-    await counting.transaction().execute((trx) =>
-      combineInserts(trx, async () => {
-        await insertTenants(trx, [tenant('c1'), tenant('c2')]);
-        // Rows of another shape go through the builder, and join the statement all the same.
-        await insertCounters(trx, [counter('c1', 1), counter('c2', 2)]);
-        await insertCounters(trx, Array.from({ length: 130 }, (_, i) => counter('c1', i, `m${String(i).padStart(3, '0')}`)));
-      }),
-    );
-    expect(statements).toHaveLength(dialect === 'postgres' ? 1 : 3);
+    expect(seen).toEqual([]);
+    expect(executed).toHaveBeenCalledTimes(1);
+    expect((executed.mock.calls[0]?.[0] as CompiledQuery).sql).toMatch(/^with i0 as \(insert into "tenants"/);
+    expect(transactions).not.toHaveBeenCalled();
     const rows = await db.kysely.selectFrom('usage_counters').select(['tenant_id', 'emails']).where('month', '=', '2026-11').orderBy('tenant_id').execute();
     expect(rows).toEqual([{ tenant_id: 'c1', emails: 1 }, { tenant_id: 'c2', emails: 2 }]);
     expect((await db.kysely.selectFrom('usage_counters').select('month').where('tenant_id', '=', 'c1').execute()).length).toBe(131);
@@ -130,13 +131,91 @@ describe.each(TEST_DIALECTS)('combineInserts (%s)', (dialect) => {
 
   it('fails as a whole when a row breaks a constraint, leaving nothing of the statement', async () => {
     await expect(
-      db.kysely.transaction().execute((trx) =>
-        combineInserts(trx, async () => {
-          await insertTenants(trx, [tenant('c3')]);
-          await insertCounters(trx, [counter('missing-tenant', 1)]);
-        }),
-      ),
-    ).rejects.toThrow();
+      writeInOneStatement(db.kysely, readOnly, async (handle) => {
+        await insertTenants(handle, [tenant('c3')]);
+        await insertCounters(handle, [counter('missing-tenant', 1)]);
+      }),
+    ).rejects.toThrow(/foreign key/);
     expect(await db.kysely.selectFrom('tenants').select('id').where('id', '=', 'c3').execute()).toEqual([]);
+  });
+
+  it('refuses a write that is not collected, so that nothing is written half', async () => {
+    await expect(
+      writeInOneStatement(db.kysely, readOnly, async (handle) => {
+        await insertTenants(handle, [tenant('c4')]);
+        await handle.insertInto('tenants').values(tenant('c5')).execute();
+      }),
+    ).rejects.toThrow(/was not collected/);
+    await expect(
+      writeInOneStatement(db.kysely, readOnly, async (handle) => {
+        await insertTenants(handle, [tenant('c4')]);
+        await handle.selectFrom('tenants').select('id').forUpdate().execute();
+      }),
+    ).rejects.toThrow(/was not collected/);
+    await expect(writeInOneStatement(db.kysely, readOnly, (handle) => handle.transaction().execute(async () => undefined))).rejects.toThrow(/was not collected/);
+    expect(await db.kysely.selectFrom('tenants').select('id').where('id', 'in', ['c4', 'c5']).execute()).toEqual([]);
+  });
+
+  it('gives a write its returned rows once the statement ran, and runs two such writes in one transaction', async () => {
+    await insertTenants(db.kysely, [tenant('r1'), tenant('r2')]);
+    const upsert = (handle: Kysely<Database>, tenantId: string) =>
+      runReturning(
+        handle,
+        handle
+          .insertInto('usage_counters')
+          .values(counter(tenantId, 2, '2026-10'))
+          .onConflict((oc) => oc.columns(['tenant_id', 'month']).doUpdateSet({ emails: (eb) => eb('usage_counters.emails', '+', eb.ref('excluded.emails')) }))
+          .returning(['tenant_id', 'emails'])
+          .compile(),
+      );
+    const transactions = vi.spyOn(db.kysely, 'transaction');
+    const one = await writeInOneStatement(db.kysely, readOnly, async (handle) => {
+      const returned = await upsert(handle, 'r1');
+      expect(() => returned.rows()).toThrow(/before their statement ran/);
+      await insertCounters(handle, [counter('r1', 9, '2026-09')]);
+      return returned;
+    });
+    expect(one.rows()).toEqual([{ tenant_id: 'r1', emails: 2 }]);
+    expect(transactions).not.toHaveBeenCalled();
+    const [first, second] = await writeInOneStatement(db.kysely, readOnly, async (handle) => [await upsert(handle, 'r1'), await upsert(handle, 'r2')]);
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect([first?.rows(), second?.rows()]).toEqual([[{ tenant_id: 'r1', emails: 4 }], [{ tenant_id: 'r2', emails: 2 }]]);
+    await expect(
+      writeInOneStatement(db.kysely, readOnly, async (handle) => {
+        await upsert(handle, 'r1');
+        await runReturning(handle, handle.insertInto('usage_counters').values(counter('missing-tenant', 1)).returning('emails').compile());
+      }),
+    ).rejects.toThrow(/foreign key/);
+    expect(await db.kysely.selectFrom('usage_counters').select('emails').where('tenant_id', '=', 'r1').where('month', '=', '2026-10').execute()).toEqual([{ emails: 4 }]);
+  });
+
+  it('takes the inbox lock before the inserted messages take their UIDs, inside a collected statement too', async () => {
+    await insertTenants(db.kysely, [tenant('u1')]);
+    await sql`insert into inboxes (id, tenant_id, environment_id, domain, address_prefix, address, tags, active, created_at) values ('inbox-u1', 'u1', 'env', 'd.test', 'a', 'a@d.test', '[]', 1, ${at})`.execute(db.kysely);
+    // The emails the messages point at are beside the point here.
+    await sql`alter table inbox_messages drop constraint inbox_messages_email_id_fkey`.execute(db.kysely);
+    const message = (id: string) => ({ id, inboxId: 'inbox-u1', emailId: `email-${id}`, tenantId: 'u1', extraction: { extracted: null, extractionSkipped: null }, createdAt: at });
+    let otherUid: number;
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`select id from inboxes where id = 'inbox-u1' for update`);
+      const grouped = writeInOneStatement(db.kysely, readOnly, async (handle) => {
+        await insertCounters(handle, [counter('u1', 1)]);
+        await createRepositories(handle).inboxes.insertMessages([message('grouped')]);
+        await insertTenants(handle, [tenant('u2')]);
+      });
+      // While the group waits for the lock, another writer takes a UID.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const taken = await sql<{ uid: number }>`select nextval('inbox_messages_uid_seq') as uid`.execute(db.kysely);
+      otherUid = Number(taken.rows[0]?.uid);
+      await holder.query('commit');
+      await grouped;
+    } finally {
+      await holder.end();
+    }
+    const grouped = await db.kysely.selectFrom('inbox_messages').select('uid').where('id', '=', 'grouped').executeTakeFirstOrThrow();
+    expect(Number(grouped.uid)).toBeGreaterThan(otherUid);
   });
 });

@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type Kysely } from 'kysely';
+import { CompiledQuery, type Compilable, type Insertable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
@@ -59,7 +59,7 @@ export function reusableInsert<T extends keyof Database & string>(table: T): (db
     const columns = Object.keys(rows[0] as object);
     const parameters = rows.length <= MOST_REUSED_ROWS ? valuesInOrder(rows as Record<string, unknown>[], columns) : undefined;
     if (parameters === undefined) {
-      await run(db, db.insertInto(table).values(rows).compile() as CompiledQuery);
+      await runOrCollect(db, db.insertInto(table).values(rows).compile() as CompiledQuery);
       return;
     }
     const dialect = db.getExecutor().adapter.constructor;
@@ -70,65 +70,115 @@ export function reusableInsert<T extends keyof Database & string>(table: T): (db
       insert = compile(db, columns, rows.length);
       bySize.set(rows.length, insert);
     }
-    await run(db, withParameters(insert.query, parameters));
+    await runOrCollect(db, withParameters(insert.query, parameters));
   };
 }
 
-/** The inserts `combineInserts` is collecting on a Kysely handle (a transaction's). */
-const collecting = new WeakMap<Kysely<Database>, CompiledQuery[]>();
+/** A write `writeInOneStatement` collects; `deliver` takes its rows (RETURNING) once the statement ran. */
+interface Collected {
+  query: CompiledQuery;
+  deliver?: (rows: unknown[]) => void;
+}
 
-/** Runs an insert now, or adds it to the statement `combineInserts` will send. */
-async function run(db: Kysely<Database>, query: CompiledQuery): Promise<void> {
+/** The writes `writeInOneStatement` is collecting on a Kysely handle (its own). */
+const collecting = new WeakMap<Kysely<Database>, Collected[]>();
+
+/** Runs a write now, or adds it to the statement `writeInOneStatement` will send. */
+export async function runOrCollect(db: Kysely<Database>, query: CompiledQuery): Promise<void> {
   const collected = collecting.get(db);
   if (collected === undefined) await db.executeQuery(query);
-  else collected.push(query);
+  else collected.push({ query });
+}
+
+/** What a write returned (RETURNING), readable once the write has run: inside a collected statement, after it committed. */
+export interface Returned<R> {
+  rows(): R[];
 }
 
 /**
- * Runs `work`, whose reusable inserts on `db` go to PostgreSQL as one statement when it is done:
- * `with i0 as (insert …), i1 as (insert …) insert …`. Each statement of a transaction is a round trip
- * that the transaction, and every ingest of its group, waits for; a group's emails, inbox messages
- * and log entries were three (docs/decisions.md D68). Foreign keys between them hold: PostgreSQL
- * checks them at the end of the statement. `work` must not read what it inserts. SQLite, with no
- * round trips, runs each insert as it comes.
+ * Runs a write whose returned rows its caller reads only after the write committed (in an ingest
+ * participant's `afterCommit`), so that `writeInOneStatement` can send it with the others.
  */
-export async function combineInserts<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter) || collecting.has(db)) return work();
-  const collected: CompiledQuery[] = [];
-  collecting.set(db, collected);
+export async function runReturning<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<Returned<R>> {
+  const collected = collecting.get(db);
+  if (collected === undefined) {
+    const { rows } = await db.executeQuery(query);
+    return { rows: () => rows };
+  }
+  let delivered: R[] | undefined;
+  collected.push({ query, deliver: (rows) => (delivered = rows as R[]) });
+  return {
+    rows() {
+      if (delivered === undefined) throw new Error('runReturning: rows read before their statement ran');
+      return delivered;
+    },
+  };
+}
+
+/**
+ * PostgreSQL: runs `work` over a handle on `reads`, which refuses writes (reads-only-dialect.ts), and
+ * sends the writes it made (reusable inserts, `runOrCollect`, `runReturning`) to `db` as ONE
+ * statement, `with i0 as (insert …), i1 as (insert …) insert …`, committed on its own: no BEGIN, no
+ * COMMIT, one round trip where a transaction took six (docs/decisions.md D86). The statement is
+ * atomic as a transaction is; foreign keys between its parts hold (checked at its end). `work` reads
+ * what was committed before it, never what it writes; a write it makes any other way is refused
+ * before it is sent, and the whole call fails, so nothing is ever half written. Writes that need
+ * more than one statement (PostgreSQL's parameter limit, a second write with RETURNING) run in one
+ * transaction.
+ */
+export async function writeInOneStatement<T>(db: Kysely<Database>, reads: Kysely<Database>, work: (handle: Kysely<Database>) => Promise<T>): Promise<T> {
+  // A handle of its own, so that only this call's writes join its statement.
+  const handle = reads.withoutPlugins();
+  const collected: Collected[] = [];
+  collecting.set(handle, collected);
   let result: T;
   try {
-    result = await work();
+    result = await work(handle);
   } finally {
-    collecting.delete(db);
+    collecting.delete(handle);
   }
-  for (const statement of chained(collected)) await db.executeQuery(statement);
+  const statements = chained(collected);
+  if (statements.length === 1) await runStatement(db, statements[0] as Collected);
+  else if (statements.length > 1) await db.transaction().execute(async (trx) => {
+    for (const statement of statements) await runStatement(trx, statement);
+  });
   return result;
+}
+
+async function runStatement(db: Kysely<Database>, statement: Collected): Promise<void> {
+  const { rows } = await db.executeQuery(statement.query);
+  statement.deliver?.(rows);
 }
 
 /** PostgreSQL's limit on one statement's parameters (they are numbered with 16 bits). */
 const MAX_PARAMETERS = 65_535;
 
 /**
- * The queries as few `with` statements as the parameter limit allows. Kysely's PostgreSQL compiler
- * writes every value as a `$n` placeholder, so renumbering those is all a query needs to follow another.
+ * The writes as few `with` statements as the parameter limit allows, each with at most one write
+ * whose rows are wanted: that one is the statement's own query (a `with` part returns nothing), the
+ * others its parts. Kysely's PostgreSQL compiler writes every value as a `$n` placeholder, so
+ * renumbering those is all a query needs to follow another.
  */
-function chained(queries: CompiledQuery[]): CompiledQuery[] {
-  const statements: CompiledQuery[] = [];
+function chained(writes: Collected[]): Collected[] {
+  const statements: Collected[] = [];
   let parts: string[] = [];
   let parameters: unknown[] = [];
+  let returning: { sql: string; deliver: (rows: unknown[]) => void } | undefined;
   const flush = () => {
-    if (parts.length === 0) return;
-    const last = parts.pop() as string;
-    const sql = parts.length === 0 ? last : `with ${parts.map((part, i) => `i${i} as (${part})`).join(', ')} ${last}`;
-    statements.push(CompiledQuery.raw(sql, parameters));
+    const main = returning?.sql ?? parts.pop();
+    if (main === undefined) return;
+    const sql = parts.length === 0 ? main : `with ${parts.map((part, i) => `i${i} as (${part})`).join(', ')} ${main}`;
+    statements.push({ query: CompiledQuery.raw(sql, parameters), deliver: returning?.deliver });
     parts = [];
     parameters = [];
+    returning = undefined;
   };
-  for (const query of queries) {
-    if (parameters.length + query.parameters.length > MAX_PARAMETERS) flush();
+  for (const { query, deliver } of writes) {
+    if (parameters.length + query.parameters.length > MAX_PARAMETERS || (deliver !== undefined && returning !== undefined)) flush();
     const offset = parameters.length;
-    parts.push(offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`));
+    const sql = offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    if (deliver === undefined) parts.push(sql);
+    else returning = { sql, deliver };
     for (const value of query.parameters) parameters.push(value);
   }
   flush();

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ChatappIntegrationKind, NotificationLogType, WebhookEvent } from '../../../core/vocab.js';
-import { reusableQuery } from '../reusable-query.js';
+import { reusableInsert, reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { parseJson } from '../sql.js';
 
@@ -19,6 +19,9 @@ export interface DeliveryJob {
 }
 
 type Row = Database['notification_deliveries'];
+
+/** Inserted in the ingest's write, so collected into its one statement on PostgreSQL (reusable-query.ts). */
+const insertDeliveries = reusableInsert('notification_deliveries');
 
 const toJob = (row: Row): DeliveryJob => ({
   id: row.id,
@@ -92,27 +95,24 @@ export class DeliveryRepository {
 
   /** Queues jobs; `claimedBy` hands them straight to that worker (a resend runs its attempt at once). */
   async enqueue(jobs: DeliveryJob[], availableAt: number, claimedBy: string | null = null): Promise<void> {
-    if (jobs.length === 0) return;
     const createdAt = new Date().toISOString();
-    await this.db
-      .insertInto('notification_deliveries')
-      .values(
-        jobs.map((job) => ({
-          id: job.id,
-          delivery_id: job.deliveryId,
-          tenant_id: job.tenantId,
-          environment_id: job.environmentId,
-          email_id: job.emailId,
-          target_kind: job.targetKind,
-          target_id: job.targetId,
-          attempts_made: job.attemptsMade,
-          max_attempts: job.maxAttempts,
-          available_at: iso(availableAt),
-          claimed_by: claimedBy,
-          created_at: createdAt,
-        })),
-      )
-      .execute();
+    await insertDeliveries(
+      this.db,
+      jobs.map((job) => ({
+        id: job.id,
+        delivery_id: job.deliveryId,
+        tenant_id: job.tenantId,
+        environment_id: job.environmentId,
+        email_id: job.emailId,
+        target_kind: job.targetKind,
+        target_id: job.targetId,
+        attempts_made: job.attemptsMade,
+        max_attempts: job.maxAttempts,
+        available_at: iso(availableAt),
+        claimed_by: claimedBy,
+        created_at: createdAt,
+      })),
+    );
   }
 
   /**

@@ -1,13 +1,41 @@
-import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 import type { Extraction } from '../../../core/extract.js';
 import { makePage, offsetOf, type Page, type PageRequest } from '../../../core/pagination.js';
-import { reusableInsert, reusableQuery } from '../reusable-query.js';
-import type { Database } from '../schema.js';
+import { reusableInsert, reusableQuery, runOrCollect } from '../reusable-query.js';
+import type { Database, InboxMessagesTable } from '../schema.js';
 import { fromFlag, parseJson, toFlag } from '../sql.js';
 
 /** Six values a row: 1,000 rows stay far below SQLite's and PostgreSQL's parameter limits. */
 const INBOX_MESSAGE_ROWS_PER_INSERT = 1000;
 const insertInboxMessages = reusableInsert('inbox_messages');
+
+type InboxMessageRow = Omit<InboxMessagesTable, 'uid'>;
+const INBOX_MESSAGE_COLUMNS = ['id', 'inbox_id', 'email_id', 'tenant_id', 'extracted_json', 'created_at'] as const satisfies ReadonlyArray<keyof InboxMessageRow>;
+
+/**
+ * PostgreSQL: an insert of inbox messages that first locks their inboxes, in id order so that
+ * concurrent ingests cannot deadlock, until its transaction ends. UIDs come from a sequence as each
+ * row is inserted; without the lock two ingests into one inbox could commit in the opposite order to
+ * their UIDs, and an IMAP client that has seen the higher UID would never see the lower one. The lock
+ * is the insert's own one-time filter, which PostgreSQL evaluates before the first row, so it holds
+ * when the insert is one part of a collected statement, whose parts run in no set order (D86). The
+ * text has no `*`, so that the connection can keep it prepared (pg-named-statements.ts).
+ */
+function lockedInsert(rows: InboxMessageRow[]): CompiledQuery {
+  const parameters: unknown[] = [];
+  const placeholder = (value: unknown) => {
+    parameters.push(value);
+    return `$${parameters.length}`;
+  };
+  const columns = INBOX_MESSAGE_COLUMNS.map((column) => `"${column}"`).join(', ');
+  const values = rows.map((row) => `(${INBOX_MESSAGE_COLUMNS.map((column) => placeholder(row[column])).join(', ')})`).join(', ');
+  const inboxes = [...new Set(rows.map((row) => row.inbox_id))].sort().map(placeholder).join(', ');
+  const locked = `select "id" from "inboxes" where "id" in (${inboxes}) order by "id" for update`;
+  return CompiledQuery.raw(
+    `insert into "inbox_messages" (${columns}) select ${columns} from (values ${values}) as "v" (${columns}) where (select count("l"."id") from (${locked}) as "l") >= 0`,
+    parameters,
+  );
+}
 
 export interface InboxRecord {
   id: string;
@@ -168,19 +196,12 @@ export class InboxRepository {
   }
 
   /**
-   * On PostgreSQL, locks the inboxes (in id order, so concurrent ingests cannot deadlock) until the
-   * transaction ends. Message UIDs come from a sequence at insert time; without the lock two ingests
-   * into one inbox could commit in the opposite order to their UIDs, and an IMAP client that has seen
-   * the higher UID would never see the lower one. SQLite has a single writer, so nothing to do there.
+   * A skipped extraction is stored as `{ skipped }` in the same column (no migration; read back by
+   * InboxMessageRepository). On PostgreSQL the rows go in under their inboxes' lock (`lockedInsert`);
+   * SQLite has a single writer, so nothing to lock there.
    */
-  async lockForNewMessages(inboxIds: string[]): Promise<void> {
-    if (inboxIds.length === 0 || !(this.db.getExecutor().adapter instanceof PostgresAdapter)) return;
-    await this.db.selectFrom('inboxes').select('id').where('id', 'in', [...new Set(inboxIds)].sort()).orderBy('id').forUpdate().execute();
-  }
-
-  /** A skipped extraction is stored as `{ skipped }` in the same column (no migration; read back by InboxMessageRepository). */
   async insertMessages(messages: Array<{ id: string; inboxId: string; emailId: string; tenantId: string; extraction: Extraction; createdAt: string }>): Promise<void> {
-    const rows = messages.map((message) => ({
+    const rows: InboxMessageRow[] = messages.map((message) => ({
       id: message.id,
       inbox_id: message.inboxId,
       email_id: message.emailId,
@@ -188,8 +209,11 @@ export class InboxRepository {
       extracted_json: JSON.stringify(message.extraction.extracted ?? { skipped: message.extraction.extractionSkipped }),
       created_at: message.createdAt,
     }));
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
     for (let start = 0; start < rows.length; start += INBOX_MESSAGE_ROWS_PER_INSERT) {
-      await insertInboxMessages(this.db, rows.slice(start, start + INBOX_MESSAGE_ROWS_PER_INSERT));
+      const chunk = rows.slice(start, start + INBOX_MESSAGE_ROWS_PER_INSERT);
+      if (postgres) await runOrCollect(this.db, lockedInsert(chunk));
+      else await insertInboxMessages(this.db, chunk);
     }
   }
 

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { combineInserts } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { ActivityLogRepository } from './activity-log.repository.js';
 import { ApiKeyRepository } from './api-key.repository.js';
@@ -38,11 +37,6 @@ export interface Repositories {
   storageConfigs: StorageConfigRepository;
   operations: OperationsRepository;
   accountTokens: AccountTokenRepository;
-  /**
-   * Runs `work`, sending the inserts it makes through these repositories as one statement where that
-   * saves round trips (PostgreSQL; reusable-query.ts `combineInserts`). `work` must not read them back.
-   */
-  insertTogether<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export function createRepositories(db: Kysely<Database>): Repositories {
@@ -64,7 +58,6 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     storageConfigs: new StorageConfigRepository(db),
     operations: new OperationsRepository(db),
     accountTokens: new AccountTokenRepository(db),
-    insertTogether: (work) => combineInserts(db, work),
   };
 }
 

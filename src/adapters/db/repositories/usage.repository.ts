@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { reusableQuery } from '../reusable-query.js';
+import { reusableQuery, runReturning, type Returned } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 
 /** Every RCPT TO asks this, the monthly quota check (reusable-query.ts). */
@@ -7,29 +7,25 @@ const emailsOfMonth = reusableQuery((db, tenantId: string, month: string) =>
   db.selectFrom('usage_counters').select('emails').where('tenant_id', '=', tenantId).where('month', '=', month),
 );
 
-/** Every group commit runs this once per tenant (reusable-query.ts). */
-const addToMonth = reusableQuery((db, tenantId: string, month: string, count: number, at: string) =>
-  db
-    .insertInto('usage_counters')
-    .values({ tenant_id: tenantId, month, emails: count, updated_at: at })
-    .onConflict((oc) =>
-      oc.columns(['tenant_id', 'month']).doUpdateSet({ emails: sql<number>`usage_counters.emails + excluded.emails`, updated_at: sql<string>`excluded.updated_at` }),
-    )
-    .returning('emails'),
-);
-
 /** Per-tenant, per-month counters of received emails (docs/access.md). They only ever go up. */
 export class UsageRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * One statement on both dialects (INSERT … ON CONFLICT), so concurrent ingests never lose a count;
-   * returns the month's total after it, which the quota check at RCPT TO reuses instead of a read.
+   * One statement for every tenant of a group on both dialects (INSERT … ON CONFLICT, in tenant id
+   * order), so concurrent ingests never lose a count; returns each month's total after it, which the
+   * quota check at RCPT TO reuses instead of a read, readable once the write committed (D86).
    */
-  async addEmails(tenantId: string, month: string, count: number, at: string): Promise<number> {
-    const [row] = await addToMonth(this.db, tenantId, month, count, at);
-    if (row === undefined) throw new Error('usage counter upsert returned no row');
-    return Number(row.emails);
+  async addEmails(month: string, counts: ReadonlyMap<string, number>, at: string): Promise<Returned<{ tenant_id: string; emails: number }>> {
+    const rows = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([tenantId, emails]) => ({ tenant_id: tenantId, month, emails, updated_at: at }));
+    const upsert = this.db
+      .insertInto('usage_counters')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'month']).doUpdateSet({ emails: sql<number>`usage_counters.emails + excluded.emails`, updated_at: sql<string>`excluded.updated_at` }),
+      )
+      .returning(['tenant_id', 'emails']);
+    return runReturning(this.db, upsert.compile());
   }
 
   async emailsIn(tenantId: string, month: string): Promise<number> {
