@@ -5,7 +5,7 @@ import { ExpiringCache } from '../core/expiring-cache.js';
 import { PLAN_LIMITS, usageMonthEnd, usageMonthOf, type PlanLimits } from '../core/plans.js';
 import type { PlanName } from '../core/vocab.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
-import type { Returned } from '../adapters/db/reusable-query.js';
+import type { MonthTotals } from '../adapters/db/repositories/usage.repository.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 import type { Delivery, RecipientAdmission } from './recipient.service.js';
 import type { TenantLimits } from './tenant-limits.js';
@@ -50,7 +50,7 @@ export class UsageService implements RecipientAdmission {
   private readonly lastRefusalLogged = new Map<string, number>();
   /** Keyed by tenant and month (`countKey`). */
   private readonly counts: ExpiringCache<string, number>;
-  private readonly committedTotals = new WeakMap<StoredEmail[], { month: string; totals: Returned<{ tenant_id: string; emails: number }> }>();
+  private readonly committedTotals = new WeakMap<StoredEmail[], { month: string; totals: MonthTotals }>();
 
   constructor(
     private readonly repos: Repositories,
@@ -114,7 +114,7 @@ export class UsageService implements RecipientAdmission {
         const committed = this.committedTotals.get(emails);
         if (committed === undefined) return;
         const now = Date.now();
-        for (const { tenant_id: tenantId, emails: used } of committed.totals.rows()) this.counts.set(countKey(tenantId, committed.month), Promise.resolve(Number(used)), now);
+        for (const [tenantId, used] of committed.totals.byTenant()) this.counts.set(countKey(tenantId, committed.month), Promise.resolve(used), now);
       },
     };
   }
