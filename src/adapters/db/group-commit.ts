@@ -1,5 +1,5 @@
 import type { ControlledTransaction, Kysely } from 'kysely';
-import { createRepositories, type Repositories, type UnitOfWork } from './repositories/index.js';
+import { createRepositories, createUnitOfWork, type Repositories, type UnitOfWork } from './repositories/index.js';
 import type { Db } from './database.js';
 import { writeInOneStatement } from './reusable-query.js';
 import type { Database } from './schema.js';
@@ -177,7 +177,8 @@ export function createBatchCommit<I, R>(
     });
 }
 
+/** SQLite: one transaction; PostgreSQL: one statement (D86). */
 function writeTogether<R>(db: Db, work: (repos: Repositories) => Promise<R>): Promise<R> {
-  if (db.readOnly === undefined) return db.kysely.transaction().execute((trx) => work(createRepositories(trx)));
+  if (db.readOnly === undefined) return createUnitOfWork(db.kysely)(work);
   return writeInOneStatement(db.kysely, db.readOnly, (handle) => work(createRepositories(handle)));
 }

@@ -4,7 +4,7 @@ import { PostgresDialect, type CompiledQuery, type DatabaseConnection, type Driv
 const READ = /^\s*select\b/i;
 const LOCKING = /\bfor\s+(?:update|share|no\s+key\s+update|key\s+share)\b/i;
 
-export class UncollectedWriteError extends Error {
+class UncollectedWriteError extends Error {
   constructor(sql: string) {
     super(`a group write may only read before its statement is sent; this statement was not collected: ${sql.slice(0, 120)}`);
   }
