@@ -19,7 +19,9 @@ export interface StoredEmail {
  * commits with the email or not at all; throwing aborts the ingest and the sender gets a 4xx. It
  * reads what was committed before the group, not the group's own rows; on PostgreSQL its writes go
  * out with the group's in one statement when the write ends, so a write's result is read in
- * `afterCommit` (reusable-query.ts `runReturning`), and a write made any other way is refused.
+ * `afterCommit` (reusable-query.ts `runReturning`), and a write made any other way is refused; a part
+ * of that statement may check that what the participant used without reading is still current,
+ * and the write then runs again if it was not (D87).
  * `afterCommit` runs once the email is durable; its errors are logged and never reach the sender.
  */
 export interface IngestParticipant {

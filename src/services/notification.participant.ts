@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { firesFor } from '../core/notification-routing.js';
 import type { Repositories } from '../adapters/db/repositories/index.js';
-import type { DeliveryJob, NotificationTargets } from '../adapters/db/repositories/delivery.repository.js';
+import type { DeliveryJob, KnownTargets, NotificationTargets } from '../adapters/db/repositories/delivery.repository.js';
 import type { DeliveryWorker, Reservation } from '../workers/delivery.worker.js';
 import type { IngestParticipant, StoredEmail } from './ingest-participant.js';
 
@@ -36,10 +36,29 @@ function jobsFor(stored: StoredEmail, { webhooks, integrations }: NotificationTa
   ];
 }
 
-/** The jobs of a group of emails, reading each tenant's targets once however many of its emails the group holds. */
-async function jobsOf(repos: Repositories, emails: StoredEmail[]): Promise<DeliveryJob[]> {
+/** Tenants whose targets this node keeps; at the limit it starts over (one read more per tenant, never a wrong target). */
+const MOST_KNOWN_TENANTS = 10_000;
+
+/**
+ * Each tenant's targets as this node last read them. On PostgreSQL a group write uses them without a
+ * read and its statement checks they are still current, failing (and forgetting them) if not (D87).
+ */
+class KnownTargetsByTenant {
+  private readonly known = new Map<string, KnownTargets>();
+
+  async current(repos: Repositories, tenantId: string): Promise<NotificationTargets> {
+    const current = await repos.deliveries.currentTargets(tenantId, this.known.get(tenantId), () => this.known.delete(tenantId));
+    if (current.version === undefined) return current.targets;
+    if (this.known.size >= MOST_KNOWN_TENANTS && !this.known.has(tenantId)) this.known.clear();
+    this.known.set(tenantId, current);
+    return current.targets;
+  }
+}
+
+/** The jobs of a group of emails, with each tenant's targets taken once however many of its emails the group holds. */
+async function jobsOf(repos: Repositories, emails: StoredEmail[], known: KnownTargetsByTenant): Promise<DeliveryJob[]> {
   const tenants = [...new Set(emails.map((stored) => stored.email.tenantId))];
-  const targets = new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await repos.deliveries.activeTargets(tenantId)] as const)));
+  const targets = new Map(await Promise.all(tenants.map(async (tenantId) => [tenantId, await known.current(repos, tenantId)] as const)));
   return emails.flatMap((stored) => jobsFor(stored, targets.get(stored.email.tenantId) as NotificationTargets));
 }
 
@@ -69,10 +88,11 @@ function fairShare(jobs: DeliveryJob[], perTenant: number, inFlight: Map<string,
  */
 export function createNotificationParticipant(options: NotificationParticipantOptions): IngestParticipant {
   const queued = new WeakMap<StoredEmail[], { reservation: Reservation | undefined; claimed: DeliveryJob[]; unclaimed: number }>();
+  const known = new KnownTargetsByTenant();
   return {
     name: 'notifications',
     async inTransaction(repos, emails) {
-      const jobs = await jobsOf(repos, emails);
+      const jobs = await jobsOf(repos, emails, known);
       if (jobs.length === 0) return;
       const now = Date.now();
       const inFlight = await repos.deliveries.inFlightByTenant([...new Set(jobs.map((j) => j.tenantId))], now);

@@ -28,6 +28,7 @@ import * as m0026 from './migrations/0026-ingest-index-entries.js';
 import * as m0027 from './migrations/0027-search-vector-from-node.js';
 import * as m0028 from './migrations/0028-search-index-body-unsliced.js';
 import * as m0029 from './migrations/0029-email-bodies-lz4.js';
+import * as m0030 from './migrations/0030-outdated-check.js';
 import type { SecretSealer } from '../../core/sealed-secrets.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0027-search-vector-from-node': m0027,
   '0028-search-index-body-unsliced': m0028,
   '0029-email-bodies-lz4': m0029,
+  '0030-outdated-check': m0030,
 };
 
 // Each driver is required only by the dialect that uses it: a process never needs both (D34).

@@ -11,9 +11,17 @@ import type { Database } from './schema.js';
 export function reusableQuery<A extends readonly unknown[], R>(
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Database>, ...args: A) => Promise<R[]> {
+  const compile = reusableCompile(build);
+  return async (db, ...args) => (await db.executeQuery<R>(compile(db, ...args))).rows;
+}
+
+/** reusableQuery's compiled statement with a call's arguments bound, for a caller that runs it another way (`runOrCollect`). */
+export function reusableCompile<A extends readonly unknown[], R>(
+  build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+): (db: Kysely<Database>, ...args: A) => CompiledQuery<R> {
   // Keyed by the dialect's adapter class: SQLite and PostgreSQL compile to different SQL.
   const compiled = new Map<unknown, CompiledQuery<R>>();
-  return async (db, ...args) => {
+  return (db, ...args) => {
     const dialect = db.getExecutor().adapter.constructor;
     let query = compiled.get(dialect);
     if (query === undefined) {
@@ -23,8 +31,7 @@ export function reusableQuery<A extends readonly unknown[], R>(
       }
       compiled.set(dialect, query);
     }
-    const result = await db.executeQuery<R>(withParameters(query, args));
-    return result.rows;
+    return withParameters(query, args);
   };
 }
 
@@ -74,21 +81,36 @@ export function reusableInsert<T extends keyof Database & string>(table: T): (db
   };
 }
 
-/** A write `writeInOneStatement` collects; `deliver` takes its rows (RETURNING) once the statement ran. */
+/**
+ * A write `writeInOneStatement` collects; `deliver` takes its rows (RETURNING) once the statement ran,
+ * `failed` is told when the statement holding it failed.
+ */
 interface Collected {
   query: CompiledQuery;
   deliver?: (rows: unknown[]) => void;
+  failed?: () => void;
 }
 
 /** The writes `writeInOneStatement` is collecting on a Kysely handle (its own). */
 const collecting = new WeakMap<Kysely<Database>, Collected[]>();
 
-/** Runs a write now, or adds it to the statement `writeInOneStatement` will send. */
-export async function runOrCollect(db: Kysely<Database>, query: CompiledQuery): Promise<void> {
+/** Runs a write now, or adds it to the statement `writeInOneStatement` will send; `failed` is called if it fails either way. */
+export async function runOrCollect(db: Kysely<Database>, query: CompiledQuery, failed?: () => void): Promise<void> {
   const collected = collecting.get(db);
-  if (collected === undefined) await db.executeQuery(query);
-  else collected.push({ query });
+  if (collected !== undefined) {
+    collected.push({ query, failed });
+    return;
+  }
+  try {
+    await db.executeQuery(query);
+  } catch (error) {
+    failed?.();
+    throw error;
+  }
 }
+
+/** Whether `db` is a handle whose writes `writeInOneStatement` collects into its one statement. */
+export const isCollecting = (db: Kysely<Database>) => collecting.has(db);
 
 /** What a write returned (RETURNING), readable once the write has run: inside a collected statement, after it committed. */
 export interface Returned<R> {
@@ -116,6 +138,13 @@ export async function runReturning<R>(db: Kysely<Database>, query: CompiledQuery
 }
 
 /**
+ * The SQLSTATE of a part of the statement that found what the write was built from outdated (the
+ * function `mailroom_outdated`, migration 0030): the part's `failed` has forgotten what it knew, so
+ * the write runs once more and reads afresh.
+ */
+const OUTDATED = 'MR001';
+
+/**
  * PostgreSQL: runs `work` over a handle on `reads`, which refuses writes (reads-only-dialect.ts), and
  * sends the writes it made (reusable inserts, `runOrCollect`, `runReturning`) to `db` as ONE
  * statement, `with i0 as (insert …), i1 as (insert …) insert …`, committed on its own: no BEGIN, no
@@ -124,9 +153,18 @@ export async function runReturning<R>(db: Kysely<Database>, query: CompiledQuery
  * what was committed before it, never what it writes; a write it makes any other way is refused
  * before it is sent, and the whole call fails, so nothing is ever half written. Writes that need
  * more than one statement (PostgreSQL's parameter limit, a second write with RETURNING) run in one
- * transaction.
+ * transaction. If a part finds what `work` knew outdated (`OUTDATED`), `work` runs once more (D87).
  */
 export async function writeInOneStatement<T>(db: Kysely<Database>, reads: Kysely<Database>, work: (handle: Kysely<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await writeOnce(db, reads, work);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== OUTDATED) throw error;
+    return writeOnce(db, reads, work);
+  }
+}
+
+async function writeOnce<T>(db: Kysely<Database>, reads: Kysely<Database>, work: (handle: Kysely<Database>) => Promise<T>): Promise<T> {
   // A handle of its own, so that only this call's writes join its statement.
   const handle = reads.withoutPlugins();
   const collected: Collected[] = [];
@@ -138,10 +176,15 @@ export async function writeInOneStatement<T>(db: Kysely<Database>, reads: Kysely
     collecting.delete(handle);
   }
   const statements = chained(collected);
-  if (statements.length === 1) await runStatement(db, statements[0] as Collected);
-  else if (statements.length > 1) await db.transaction().execute(async (trx) => {
-    for (const statement of statements) await runStatement(trx, statement);
-  });
+  try {
+    if (statements.length === 1) await runStatement(db, statements[0] as Collected);
+    else if (statements.length > 1) await db.transaction().execute(async (trx) => {
+      for (const statement of statements) await runStatement(trx, statement);
+    });
+  } catch (error) {
+    for (const write of collected) write.failed?.();
+    throw error;
+  }
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ChatappIntegrationKind, NotificationLogType, WebhookEvent } from '../../../core/vocab.js';
-import { reusableInsert, reusableQuery } from '../reusable-query.js';
+import { isCollecting, reusableCompile, reusableInsert, reusableQuery, runOrCollect } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { parseJson } from '../sql.js';
 
@@ -48,7 +48,7 @@ export interface NotificationTargets {
  * it runs inside every ingest transaction, where each statement is a round trip on PostgreSQL that
  * the transaction, and every message of its group, waits for (docs/decisions.md D68).
  */
-const activeTargetRows = reusableQuery((db, webhookTenantId: string, integrationTenantId: string) =>
+const targetRows = (db: Kysely<Database>, webhookTenantId: string, integrationTenantId: string) =>
   db
     .selectFrom('webhooks')
     .leftJoin('webhook_inboxes', 'webhook_inboxes.webhook_id', 'webhooks.id')
@@ -61,8 +61,62 @@ const activeTargetRows = reusableQuery((db, webhookTenantId: string, integration
         .select([sql<string>`'chatapp'`.as('source'), 'id', 'kind as detail', 'inbox_ids_json as inboxes'])
         .where('tenant_id', '=', integrationTenantId)
         .where('active', '=', sql.lit(1)),
-    ),
+    );
+
+interface TargetRow {
+  source: string;
+  id: string;
+  detail: string;
+  inboxes: string | null;
+}
+
+const activeTargetRows = reusableQuery(targetRows);
+
+/** PostgreSQL: a digest of the target rows `t` in a fixed order, computed by the database wherever it is compared. */
+const TARGETS_VERSION = sql<string>`md5(coalesce(string_agg(t::text, ',' order by t::text), ''))`;
+
+/** PostgreSQL: the target rows and their version, read in one snapshot. */
+const versionedTargetRows = reusableQuery((db, webhookTenantId: string, integrationTenantId: string) =>
+  db
+    .selectFrom(targetRows(db, webhookTenantId, integrationTenantId).as('t'))
+    .select([TARGETS_VERSION.as('version'), sql<TargetRow[]>`coalesce(json_agg(t), '[]')`.as('rows')]),
 );
+
+/**
+ * PostgreSQL: a part of a group write's statement that writes nothing, and fails the statement with
+ * `mailroom_outdated` (migration 0030) when the tenant's targets are no longer of `version` (D87).
+ */
+const targetsUnchanged = reusableCompile(
+  (db, tenantId: string, webhookTenantId: string, integrationTenantId: string, version: string, what: string) =>
+    db
+      .updateTable('tenants')
+      .set({ id: sql<string>`id` })
+      .where('id', '=', tenantId)
+      .where(
+        sql<boolean>`case when (${db.selectFrom(targetRows(db, webhookTenantId, integrationTenantId).as('t')).select(TARGETS_VERSION.as('version'))}) = ${version} then false else mailroom_outdated(${what}) end`,
+      ),
+);
+
+function targetsOf(rows: TargetRow[]): NotificationTargets {
+  const webhooks = new Map<string, NotificationTargets['webhooks'][number]>();
+  const integrations: NotificationTargets['integrations'] = [];
+  for (const row of rows) {
+    if (row.source === 'chatapp') {
+      integrations.push({ id: row.id, kind: row.detail as ChatappIntegrationKind, inboxIds: parseJson<string[]>(row.inboxes as string) });
+      continue;
+    }
+    const webhook = webhooks.get(row.id) ?? { id: row.id, events: parseJson<WebhookEvent[]>(row.detail), inboxIds: [] };
+    if (row.inboxes !== null) webhook.inboxIds.push(row.inboxes);
+    webhooks.set(row.id, webhook);
+  }
+  return { webhooks: [...webhooks.values()], integrations };
+}
+
+/** A tenant's targets as read, with the version PostgreSQL can check them against in a later statement (none on SQLite). */
+export interface KnownTargets {
+  targets: NotificationTargets;
+  version?: string;
+}
 
 /**
  * The notification outbox as a durable queue. A row is claimable once `available_at` has passed;
@@ -77,20 +131,28 @@ export class DeliveryRepository {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
-  /** The tenant's active webhooks (with the inboxes each is linked to; none: every inbox) and chat-app integrations. */
-  async activeTargets(tenantId: string): Promise<NotificationTargets> {
-    const webhooks = new Map<string, NotificationTargets['webhooks'][number]>();
-    const integrations: NotificationTargets['integrations'] = [];
-    for (const row of await activeTargetRows(this.db, tenantId, tenantId)) {
-      if (row.source === 'chatapp') {
-        integrations.push({ id: row.id, kind: row.detail as ChatappIntegrationKind, inboxIds: parseJson<string[]>(row.inboxes as string) });
-        continue;
-      }
-      const webhook = webhooks.get(row.id) ?? { id: row.id, events: parseJson<WebhookEvent[]>(row.detail), inboxIds: [] };
-      if (row.inboxes !== null) webhook.inboxIds.push(row.inboxes);
-      webhooks.set(row.id, webhook);
-    }
-    return { webhooks: [...webhooks.values()], integrations };
+  /**
+   * The tenant's active webhooks (with the inboxes each is linked to; none: every inbox) and chat-app
+   * integrations, for a group write. Inside PostgreSQL's one statement (`isCollecting`), `known` (what
+   * an earlier group read) is used without a read, and a part of the statement checks that the
+   * targets are still of its version; without `known` they are read with their version and checked
+   * the same way, so a target created or removed between the read and the write is not missed either.
+   * If they changed, the statement fails and `outdated` is called: the group is written once more and
+   * reads afresh (reusable-query.ts `writeInOneStatement`, D87). Elsewhere (SQLite, a transaction)
+   * they are read as they are now.
+   */
+  async currentTargets(tenantId: string, known: KnownTargets | undefined, outdated: () => void): Promise<KnownTargets> {
+    if (!isCollecting(this.db)) return { targets: targetsOf(await activeTargetRows(this.db, tenantId, tenantId)) };
+    const current = known?.version === undefined ? await this.versionedTargets(tenantId) : { targets: known.targets, version: known.version };
+    // The message names no tenant: a write that fails twice reaches the SMTP client in its 451.
+    await runOrCollect(this.db, targetsUnchanged(this.db, tenantId, tenantId, tenantId, current.version, 'the notification targets of the recipient'), outdated);
+    return current;
+  }
+
+  private async versionedTargets(tenantId: string): Promise<Required<KnownTargets>> {
+    // An aggregate without GROUP BY returns one row, targets or none.
+    const [{ rows, version }] = (await versionedTargetRows(this.db, tenantId, tenantId)) as [{ rows: TargetRow[]; version: string }];
+    return { targets: targetsOf(rows), version };
   }
 
   /** Queues jobs; `claimedBy` hands them straight to that worker (a resend runs its attempt at once). */
