@@ -15,7 +15,7 @@ export function reusableQuery<A extends readonly unknown[], R>(
   return async (db, ...args) => (await db.executeQuery<R>(compile(db, ...args))).rows;
 }
 
-/** reusableQuery's compiled statement with a call's arguments bound, for a caller that runs it another way (`runOrCollect`). */
+/** reusableQuery's compiled statement with a call's arguments bound, for a caller that sends it another way (`collectCheck`). */
 export function reusableCompile<A extends readonly unknown[], R>(
   build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Database>, ...args: A) => CompiledQuery<R> {
@@ -94,19 +94,22 @@ interface Collected {
 /** The writes `writeInOneStatement` is collecting on a Kysely handle (its own). */
 const collecting = new WeakMap<Kysely<Database>, Collected[]>();
 
-/** Runs a write now, or adds it to the statement `writeInOneStatement` will send; `failed` is called if it fails either way. */
-export async function runOrCollect(db: Kysely<Database>, query: CompiledQuery, failed?: () => void): Promise<void> {
+/** Runs a write now, or adds it to the statement `writeInOneStatement` will send. */
+export async function runOrCollect(db: Kysely<Database>, query: CompiledQuery): Promise<void> {
   const collected = collecting.get(db);
-  if (collected !== undefined) {
-    collected.push({ query, failed });
-    return;
-  }
-  try {
-    await db.executeQuery(query);
-  } catch (error) {
-    failed?.();
-    throw error;
-  }
+  if (collected === undefined) await db.executeQuery(query);
+  else collected.push({ query });
+}
+
+/**
+ * Adds to the statement `writeInOneStatement` is collecting on `db` a part that checks what the
+ * write was built from is still current, raising `OUTDATED` if not; `outdated` is told whenever that
+ * statement fails. A check means nothing outside such a statement, so there it is refused.
+ */
+export function collectCheck(db: Kysely<Database>, query: CompiledQuery, outdated: () => void): void {
+  const collected = collecting.get(db);
+  if (collected === undefined) throw new Error('collectCheck: only inside writeInOneStatement');
+  collected.push({ query, failed: outdated });
 }
 
 /** Whether `db` is a handle whose writes `writeInOneStatement` collects into its one statement. */

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { ChatappIntegrationKind, NotificationLogType, WebhookEvent } from '../../../core/vocab.js';
-import { isCollecting, reusableCompile, reusableInsert, reusableQuery, runOrCollect } from '../reusable-query.js';
+import { collectCheck, isCollecting, reusableCompile, reusableInsert, reusableQuery } from '../reusable-query.js';
 import type { Database } from '../schema.js';
 import { parseJson } from '../sql.js';
 
@@ -145,7 +145,7 @@ export class DeliveryRepository {
     if (!isCollecting(this.db)) return { targets: targetsOf(await activeTargetRows(this.db, tenantId, tenantId)) };
     const current = known?.version === undefined ? await this.versionedTargets(tenantId) : { targets: known.targets, version: known.version };
     // The message names no tenant: a write that fails twice reaches the SMTP client in its 451.
-    await runOrCollect(this.db, targetsUnchanged(this.db, tenantId, tenantId, tenantId, current.version, 'the notification targets of the recipient'), outdated);
+    collectCheck(this.db, targetsUnchanged(this.db, tenantId, tenantId, tenantId, current.version, 'the notification targets of the recipient'), outdated);
     return current;
   }
 
