@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { reusableInsert, reusableQuery, runReturning, writeInOneStatement } from './reusable-query.js';
+import { collectCheck, reusableInsert, reusableQuery, runReturning, writeInOneStatement } from './reusable-query.js';
 import { createRepositories } from './repositories/index.js';
 import type { Database } from './schema.js';
 import { createPostgresDatabase, TEST_DIALECTS, warnIfPostgresSkipped } from '../../../test/helpers/databases.js';
@@ -47,6 +47,10 @@ describe('reusableQuery', () => {
     expect(await db.kysely.transaction().execute((trx) => emails(trx, 't2', '2026-11'))).toEqual([{ emails: 5 }]);
     expect(await emails(db.kysely, 't3', '2026-11')).toEqual([]);
     expect(builds).toBe(1);
+  });
+
+  it('refuses a check outside a collected statement, where it would check nothing', () => {
+    expect(() => collectCheck(db.kysely, CompiledQuery.raw('select 1'), () => undefined)).toThrow(/only inside writeInOneStatement/);
   });
 
   it('refuses a query that binds anything but its arguments in order', async () => {
