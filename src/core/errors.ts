@@ -9,8 +9,9 @@ export abstract class AppError extends Error {
     readonly code: string,
     message: string,
     readonly details?: Record<string, unknown>,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }

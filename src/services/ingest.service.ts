@@ -1,7 +1,7 @@
 import { timeOrderedUuid } from '../core/time-ordered-id.js';
 import { storedRecipients } from '../core/email-recipients.js';
 import { makeSnippet, type AttachmentMeta, type AuthResults, type Email } from '../core/email.js';
-import { InvalidInputError, UnavailableError } from '../core/errors.js';
+import { AppError, InvalidInputError, UnavailableError } from '../core/errors.js';
 import type { Extraction } from '../core/extract.js';
 import { isSpooled, type MessageBytes } from '../core/message-bytes.js';
 import type { BatchCommitFactory, Repositories } from '../adapters/db/repositories/index.js';
@@ -55,6 +55,16 @@ function toStoredEmail(write: TenantWrite): StoredEmail {
     textBody: write.item.textBody,
     htmlBody: write.item.htmlBody,
   };
+}
+
+/**
+ * The sender reads this error's message in the 451. A domain error's message is written for it (the
+ * recipient's own storage is unavailable); anything else (a blob path in an ENOSPC, a constraint name)
+ * stays out of the reply and reaches the server log as the cause.
+ */
+function storageFailed(error: unknown): UnavailableError {
+  const reason = error instanceof AppError ? error.message : 'internal storage error';
+  return new UnavailableError('STORAGE_UNAVAILABLE', `Message could not be stored: ${reason}`, undefined, { cause: error });
 }
 
 function groupByTenant(deliveries: Delivery[]): Delivery[][] {
@@ -328,7 +338,7 @@ export class IngestService {
       return { blobsDone, rowsDone: performance.now() };
     } catch (error) {
       await this.deleteBlobs(written);
-      throw new UnavailableError('STORAGE_UNAVAILABLE', `Message could not be stored: ${(error as Error).message}`);
+      throw storageFailed(error);
     }
   }
 

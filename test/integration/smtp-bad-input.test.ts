@@ -285,11 +285,16 @@ describe.each(TEST_DIALECTS)('SMTP bad input (%s)', (dialect) => {
 class FailingAttachmentStore extends DiskBlobStore {
   failing = true;
 
+  constructor(readonly blobRoot: string) {
+    super(blobRoot);
+  }
+
   override async put(key: string, data: Buffer | Readable, contentType: string): Promise<string> {
     if (!this.failing) return super.put(key, data, contentType);
     if (key.includes('.attachment.')) {
       this.attachmentFailed();
-      throw new Error('disk full (simulated)');
+      // What a full disk says: the path inside the server, which the sender must not read.
+      throw new Error(`ENOSPC: no space left on device, write '${this.blobRoot}/${key}'`);
     }
     await this.failure;
     return super.put(key, data, contentType);
@@ -305,11 +310,13 @@ describe.each(TEST_DIALECTS)('SMTP when storage fails (%s)', (dialect) => {
   let t: TestApp;
   let blobRoot: string;
   let store: FailingAttachmentStore;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     blobRoot = await mkdtemp(join(tmpdir(), 'mailroom-failing-blobs-'));
     store = new FailingAttachmentStore(blobRoot);
-    t = await startTestApp({ dialect, overrides: { blobs: store } });
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) });
+    t = await startTestApp({ dialect, overrides: { blobs: store, logger } });
   });
   afterAll(async () => {
     await t?.stop();
@@ -320,7 +327,10 @@ describe.each(TEST_DIALECTS)('SMTP when storage fails (%s)', (dialect) => {
     const address = (await t.http.post('/api/v1/inboxes', { prefix: 'failing' })).json().address;
     const before = await storedState(t, blobRoot);
     const message = { from: 'a@example.com', to: address, subject: 'with a file', text: 'x', attachments: [{ filename: 'a.txt', content: 'abc' }] };
-    await expect(sendMail(t.smtpPort, message)).rejects.toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.0 /) });
+    const refused = sendMail(t.smtpPort, message);
+    await expect(refused).rejects.toMatchObject({ responseCode: 451, response: '451 4.3.0 Message could not be stored: internal storage error' });
+    // The detail is the operator's: in the server log, with the path the reply leaves out.
+    expect(logLines.find((line) => line.includes('"message refused"'))).toContain(`ENOSPC: no space left on device, write '${blobRoot}/`);
     expect(await storedState(t, blobRoot)).toEqual(before);
     expect(await liveBlobs(blobRoot)).toEqual([]);
 
