@@ -16,7 +16,8 @@ describe('CaniemailHtmlChecker', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const failure = await checker.check('<p>x</p>').catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(UnavailableError);
-      expect(failure).toMatchObject({ code: 'HTML_CHECK_UNAVAILABLE' });
+      expect(failure).toMatchObject({ code: 'HTML_CHECK_UNAVAILABLE', message: 'The email-client support data set (caniemail) could not be loaded' });
+      expect(((failure as Error).cause as Error).message).toContain('caniemail-not-installed');
     }
   });
 });

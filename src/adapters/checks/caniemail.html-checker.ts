@@ -54,7 +54,8 @@ export class CaniemailHtmlChecker implements HtmlCompatibilityChecker {
     this.loaded ??= (import(this.moduleName) as Promise<Caniemail>).then((library) => ({ library, clients: coveredClients(library.rawData) }));
     return this.loaded.catch((error: unknown) => {
       this.loaded = undefined;
-      throw new UnavailableError('HTML_CHECK_UNAVAILABLE', `The email-client support data set (caniemail) could not be loaded: ${(error as Error).message}`);
+      // The loader's message names the server's install paths: the caller reads the fact, the log (the 503's err) the cause.
+      throw new UnavailableError('HTML_CHECK_UNAVAILABLE', 'The email-client support data set (caniemail) could not be loaded', undefined, { cause: error });
     });
   }
 
