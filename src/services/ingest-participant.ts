@@ -23,9 +23,13 @@ export interface StoredEmail {
  * of that statement may check that what the participant used without reading is still current,
  * and the write then runs again if it was not (D87).
  * `afterCommit` runs once the email is durable; its errors are logged and never reach the sender.
+ * A write that fails is run again with the same StoredEmail objects (alone, or after D87's check);
+ * `afterFailure` runs once an email's write has failed for good (the sender gets a 4xx), so that what
+ * `inTransaction` set aside outside the database for it is let go.
  */
 export interface IngestParticipant {
   readonly name: string;
   inTransaction?(repos: Repositories, emails: StoredEmail[]): Promise<void>;
   afterCommit?(emails: StoredEmail[]): void | Promise<void>;
+  afterFailure?(emails: StoredEmail[]): void;
 }

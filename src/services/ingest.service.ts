@@ -208,6 +208,17 @@ export class IngestService {
     }
   }
 
+  /** The message's rows did not commit and will not: participants let go of what they set aside for them. */
+  private afterFailure(stored: StoredEmail[]): void {
+    for (const participant of this.participants) {
+      try {
+        participant.afterFailure?.(stored);
+      } catch (error) {
+        this.onBackgroundError(error);
+      }
+    }
+  }
+
   /** The spam step (docs/spam.md): runs alongside the analysis, within its own deadline, and never fails the message. */
   private checkSpam(message: IncomingMessage): Promise<SpamVerdict> {
     if (this.spam === undefined) return Promise.resolve({ state: 'off' });
@@ -337,6 +348,7 @@ export class IngestService {
       await this.commitRows({ writes, stored });
       return { blobsDone, rowsDone: performance.now() };
     } catch (error) {
+      this.afterFailure(stored);
       await this.deleteBlobs(written);
       throw storageFailed(error);
     }

@@ -55,6 +55,14 @@ class KnownTargetsByTenant {
   }
 }
 
+/** What one write of a group queued, until its commit starts the claimed jobs or its failure releases their slots. */
+interface QueuedJobs {
+  emails: StoredEmail[];
+  reservation: Reservation | undefined;
+  claimed: DeliveryJob[];
+  unclaimed: number;
+}
+
 /** The jobs of a group of emails, with each tenant's targets taken once however many of its emails the group holds. */
 async function jobsOf(repos: Repositories, emails: StoredEmail[], known: KnownTargetsByTenant): Promise<DeliveryJob[]> {
   const tenants = [...new Set(emails.map((stored) => stored.email.tenantId))];
@@ -87,11 +95,22 @@ function fairShare(jobs: DeliveryJob[], perTenant: number, inFlight: Map<string,
  * the node dies first, the claim's lease runs out and any node picks the job up.
  */
 export function createNotificationParticipant(options: NotificationParticipantOptions): IngestParticipant {
-  const queued = new WeakMap<StoredEmail[], { reservation: Reservation | undefined; claimed: DeliveryJob[]; unclaimed: number }>();
+  // By email, not by the write's array: a failed write runs again with the same emails in a new array.
+  const queued = new WeakMap<StoredEmail, QueuedJobs>();
   const known = new KnownTargetsByTenant();
+  /** An earlier write of these emails failed: the slots it reserved go back to the worker. */
+  const forget = (emails: StoredEmail[]) => {
+    for (const stored of emails) {
+      const batch = queued.get(stored);
+      if (batch === undefined) continue;
+      batch.reservation?.release();
+      for (const email of batch.emails) queued.delete(email);
+    }
+  };
   return {
     name: 'notifications',
     async inTransaction(repos, emails) {
+      forget(emails);
       const jobs = await jobsOf(repos, emails, known);
       if (jobs.length === 0) return;
       const now = Date.now();
@@ -100,15 +119,19 @@ export function createNotificationParticipant(options: NotificationParticipantOp
       const reservation = wanted.length === 0 ? undefined : options.worker.reserve(wanted.length);
       const claimed = wanted.slice(0, reservation?.size ?? 0);
       const claimedIds = new Set(claimed.map((j) => j.id));
+      // Kept before the inserts, which may fail here (SQLite runs them now): the failure releases the slots.
+      const batch: QueuedJobs = { emails, reservation, claimed, unclaimed: jobs.length - claimed.length };
+      for (const stored of emails) queued.set(stored, batch);
       await repos.deliveries.enqueue(claimed, now + options.leaseMs, options.workerId);
       await repos.deliveries.enqueue(jobs.filter((j) => !claimedIds.has(j.id)), now);
-      queued.set(emails, { reservation, claimed, unclaimed: jobs.length - claimed.length });
     },
     afterCommit(emails) {
-      const batch = queued.get(emails);
+      const batch = emails[0] === undefined ? undefined : queued.get(emails[0]);
       if (batch === undefined) return;
+      for (const stored of batch.emails) queued.delete(stored);
       batch.reservation?.run(batch.claimed);
       if (batch.unclaimed > 0) options.worker.wake();
     },
+    afterFailure: forget,
   };
 }

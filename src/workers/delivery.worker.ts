@@ -17,6 +17,8 @@ export interface Reservation {
   readonly size: number;
   /** Starts the jobs the committed transaction claimed (at most `size`). */
   run(jobs: DeliveryJob[]): void;
+  /** Gives the slots back unused: the transaction that claimed jobs with them did not commit. */
+  release(): void;
 }
 
 export interface DeliveryWorker extends BackgroundTask {
@@ -102,6 +104,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         // After stop(), or if the reservation already expired, the claimed jobs come back when their lease ends.
         if (!settle() || stopped) return;
         for (const job of jobs.slice(0, size)) dispatch(job);
+      },
+      release() {
+        if (settle() && backlog) wake();
       },
     };
   };

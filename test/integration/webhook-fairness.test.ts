@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryJob } from '../../src/adapters/db/repositories/delivery.repository.js';
 import { TEST_DIALECTS, warnIfPostgresSkipped } from '../helpers/databases.js';
@@ -105,5 +106,68 @@ describe.each(TEST_DIALECTS)('round-robin claiming (%s)', (dialect) => {
     expect(first.map((j) => j.tenantId).sort()).toEqual([a, a, b, c].sort());
     const second = await deliveries.claim('node-2', 16, now, 30_000, 2);
     expect(second).toEqual([]);
+  });
+});
+
+/** Refuses every delivery row for one target: the ingest's write fails after the participant reserved its slots. */
+async function refuseDeliveriesTo(t: TestApp, dialect: string, targetId: string): Promise<void> {
+  const db = t.app.ctx.db.kysely;
+  if (dialect === 'sqlite') {
+    await sql`create trigger refuse_deliveries before insert on notification_deliveries when new.target_id = ${sql.lit(targetId)}
+      begin select raise(abort, 'delivery refused by the test'); end`.execute(db);
+    return;
+  }
+  await sql`create function refuse_deliveries() returns trigger language plpgsql as $$
+    begin if new.target_id = ${sql.lit(targetId)} then raise exception 'delivery refused by the test'; end if; return new; end $$`.execute(db);
+  await sql`create trigger refuse_deliveries before insert on notification_deliveries for each row execute function refuse_deliveries()`.execute(db);
+}
+
+describe.each(TEST_DIALECTS)('delivery slots of a write that failed (%s)', (dialect) => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    // One slot, held for a lease of 21 s if nothing gives it back.
+    t = await startTestApp({
+      dialect,
+      env: { MAILROOM_ALLOW_PRIVATE_WEBHOOKS: '1', MAILROOM_WEBHOOK_CONCURRENCY: '1', MAILROOM_WEBHOOK_TIMEOUT_MS: '10000' },
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await receiver?.close();
+  });
+
+  it('are given back at once: the next message is delivered without waiting for their lease', async () => {
+    const failing = t.client((await t.createTenant('Failing')).apiKey);
+    const refused = (await failing.post('/api/v1/webhooks', { url: `${receiver.origin}/refused` })).json();
+    await refuseDeliveriesTo(t, dialect, refused.id);
+    const failingInbox = (await failing.post('/api/v1/inboxes', {})).json();
+    await expect(sendMail(t.smtpPort, { from: 'x@example.com', to: failingInbox.address, subject: 'f', text: 'f' })).rejects.toMatchObject({ responseCode: 451 });
+
+    await t.http.post('/api/v1/webhooks', { url: `${receiver.origin}/next` });
+    const inbox = (await t.http.post('/api/v1/inboxes', {})).json();
+    const sent = await sendMail(t.smtpPort, { from: 'x@example.com', to: inbox.address, subject: 'n', text: 'n' });
+    const accepted = performance.now();
+    const [delivered] = await receiver.waitFor(1, (r) => r.path === '/next', 5000);
+    expect(performance.now() - accepted).toBeLessThan(1000);
+    expect(delivered?.headers['x-email-id']).toBe(sent.id);
+  });
+
+  it('are given back when the targets changed since the node read them (on PostgreSQL the write runs again, D87)', async () => {
+    const tenant = t.client((await t.createTenant('Changing')).apiKey);
+    await tenant.post('/api/v1/webhooks', { url: `${receiver.origin}/first` });
+    const inbox = (await tenant.post('/api/v1/inboxes', {})).json();
+    await sendMail(t.smtpPort, { from: 'x@example.com', to: inbox.address, subject: '1', text: '1' });
+    await receiver.waitFor(1, (r) => r.path === '/first', 5000);
+
+    // The node's known targets are now outdated: on PostgreSQL the next write fails its check and runs again.
+    await tenant.post('/api/v1/webhooks', { url: `${receiver.origin}/second` });
+    const sent = await sendMail(t.smtpPort, { from: 'x@example.com', to: inbox.address, subject: '2', text: '2' });
+    const accepted = performance.now();
+    const delivered = await receiver.waitFor(2, (r) => r.headers['x-email-id'] === sent.id, 5000);
+    expect(performance.now() - accepted).toBeLessThan(2000);
+    expect(delivered.map((r) => r.path).sort()).toEqual(['/first', '/second']);
   });
 });
