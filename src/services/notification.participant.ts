@@ -98,14 +98,15 @@ export function createNotificationParticipant(options: NotificationParticipantOp
   // By email, not by the write's array: a failed write runs again with the same emails in a new array.
   const queued = new WeakMap<StoredEmail, QueuedJobs>();
   const known = new KnownTargetsByTenant();
+  /** What the write holding this email queued, no longer kept for any email of it. */
+  const take = (stored: StoredEmail | undefined): QueuedJobs | undefined => {
+    const batch = stored === undefined ? undefined : queued.get(stored);
+    for (const email of batch?.emails ?? []) queued.delete(email);
+    return batch;
+  };
   /** An earlier write of these emails failed: the slots it reserved go back to the worker. */
   const forget = (emails: StoredEmail[]) => {
-    for (const stored of emails) {
-      const batch = queued.get(stored);
-      if (batch === undefined) continue;
-      batch.reservation?.release();
-      for (const email of batch.emails) queued.delete(email);
-    }
+    for (const stored of emails) take(stored)?.reservation?.release();
   };
   return {
     name: 'notifications',
@@ -126,9 +127,8 @@ export function createNotificationParticipant(options: NotificationParticipantOp
       await repos.deliveries.enqueue(jobs.filter((j) => !claimedIds.has(j.id)), now);
     },
     afterCommit(emails) {
-      const batch = emails[0] === undefined ? undefined : queued.get(emails[0]);
+      const batch = take(emails[0]);
       if (batch === undefined) return;
-      for (const stored of batch.emails) queued.delete(stored);
       batch.reservation?.run(batch.claimed);
       if (batch.unclaimed > 0) options.worker.wake();
     },
