@@ -117,6 +117,65 @@ describe('group commit unit of work (SQLite)', () => {
     expect(writes).toEqual([['alone'], ['first', 'second']]);
   });
 
+  it('keeps a batch that is still small when its window ends waiting until it fills, while more are pending', async () => {
+    const writes: string[][] = [];
+    const commit = createBatchCommit(
+      db,
+      async (_repos, names: string[]) => {
+        writes.push(names);
+        return names;
+      },
+      () => undefined,
+      { windowMs: 5, smallBatch: 3, longestWaitMs: 60_000, pending: () => 1 },
+    );
+    const first = commit('a');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(writes).toEqual([]);
+    await Promise.all([first, commit('b'), commit('c')]);
+    expect(writes).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('starts a small batch at longestWaitMs after its first item however many are pending', async () => {
+    const writes: string[][] = [];
+    const commit = createBatchCommit(
+      db,
+      async (_repos, names: string[]) => {
+        writes.push(names);
+        return names;
+      },
+      () => undefined,
+      { windowMs: 5, smallBatch: 10, longestWaitMs: 40, pending: () => 5 },
+    );
+    const started = performance.now();
+    await commit('alone');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+    expect(writes).toEqual([['alone']]);
+  });
+
+  it('gives what arrives during a commit a window of its own while more are pending', async () => {
+    const writes: string[][] = [];
+    let onTheirWay = 0;
+    let late: Promise<void> | undefined;
+    const commit = createBatchCommit(
+      db,
+      async (_repos, names: string[]) => {
+        writes.push(names);
+        // One item arrives during the commit, and another is still on its way.
+        onTheirWay = 1;
+        late ??= commit('late');
+        return names;
+      },
+      () => undefined,
+      { windowMs: 60_000, pending: () => onTheirWay },
+    );
+    await commit('first');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writes).toEqual([['first']]);
+    onTheirWay = 0;
+    await Promise.all([late, commit('next')]);
+    expect(writes).toEqual([['first'], ['late', 'next']]);
+  });
+
   it('reports each committed batch: its size and its transaction time', async () => {
     const batches: Array<[number, number]> = [];
     const commit = createBatchCommit(db, async (_repos, names: string[]) => names, () => undefined, { onCommit: (items, seconds) => batches.push([items, seconds]) });
