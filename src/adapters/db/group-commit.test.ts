@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase, migrateToLatestOrThrow, type Db } from './database.js';
-import { createBatchCommit, createGroupCommitUnitOfWork } from './group-commit.js';
+import { createBatchCommit, createGroupCommitUnitOfWork, type BatchCommitOptions } from './group-commit.js';
 
 describe('group commit unit of work (SQLite)', () => {
   let dir: string;
@@ -21,6 +21,16 @@ describe('group commit unit of work (SQLite)', () => {
   });
 
   const leaseNames = async () => (await db.kysely.selectFrom('leases').select('name').orderBy('name').execute()).map((r) => r.name);
+
+  /** A batch commit whose write only records each batch's items. */
+  const recordingBatchCommit = (options: BatchCommitOptions) => {
+    const writes: string[][] = [];
+    const write = async (_repos: unknown, names: string[]) => {
+      writes.push(names);
+      return names;
+    };
+    return { commit: createBatchCommit(db, write, () => undefined, options), writes };
+  };
 
   it('commits concurrent units together, each settling with its own result', async () => {
     const transactions = vi.spyOn(db.kysely, 'startTransaction');
@@ -92,17 +102,8 @@ describe('group commit unit of work (SQLite)', () => {
   });
 
   it('starts a batch at once when nothing more is on its way, and waits the window while something is', async () => {
-    const writes: string[][] = [];
     let onTheirWay = 0;
-    const commit = createBatchCommit(
-      db,
-      async (_repos, names: string[]) => {
-        writes.push(names);
-        return names;
-      },
-      () => undefined,
-      { windowMs: 60_000, pending: () => onTheirWay },
-    );
+    const { commit, writes } = recordingBatchCommit({ windowMs: 60_000, pending: () => onTheirWay });
     // Nothing else pending: no window (a 60 s one would time the test out).
     await commit('alone');
     // (its drain ends a turn later; an item queued before then would join the drain at once)
@@ -118,16 +119,7 @@ describe('group commit unit of work (SQLite)', () => {
   });
 
   it('keeps a batch that is still small when its window ends waiting until it fills, while more are pending', async () => {
-    const writes: string[][] = [];
-    const commit = createBatchCommit(
-      db,
-      async (_repos, names: string[]) => {
-        writes.push(names);
-        return names;
-      },
-      () => undefined,
-      { windowMs: 5, smallBatch: 3, longestWaitMs: 60_000, pending: () => 1 },
-    );
+    const { commit, writes } = recordingBatchCommit({ windowMs: 5, smallBatch: 3, longestWaitMs: 60_000, pending: () => 1 });
     const first = commit('a');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(writes).toEqual([]);
@@ -136,16 +128,7 @@ describe('group commit unit of work (SQLite)', () => {
   });
 
   it('starts a small batch at longestWaitMs after its first item however many are pending', async () => {
-    const writes: string[][] = [];
-    const commit = createBatchCommit(
-      db,
-      async (_repos, names: string[]) => {
-        writes.push(names);
-        return names;
-      },
-      () => undefined,
-      { windowMs: 5, smallBatch: 10, longestWaitMs: 40, pending: () => 5 },
-    );
+    const { commit, writes } = recordingBatchCommit({ windowMs: 5, smallBatch: 10, longestWaitMs: 40, pending: () => 5 });
     const started = performance.now();
     await commit('alone');
     expect(performance.now() - started).toBeGreaterThanOrEqual(35);

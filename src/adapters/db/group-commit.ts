@@ -151,6 +151,8 @@ export function createBatchCommit<I, R>(
   // The batch's window has ended and it is waiting on to fill up (see SMALL_BATCH).
   let waitingToFill = false;
   let startSoon: NodeJS.Immediate | undefined;
+  // Past its window, a batch starts once it is full enough or nothing more is on its way.
+  const ready = () => queue.length >= smallBatch || pending() === 0;
 
   const commit = async (batch: PendingItem<I>[]): Promise<void> => {
     let result: R;
@@ -178,14 +180,14 @@ export function createBatchCommit<I, R>(
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       await commit(batch);
-    } while (queue.length >= smallBatch || (queue.length > 0 && pending() === 0));
+    } while (queue.length > 0 && ready());
     draining = false;
     // What arrived during the commit is a batch of its own, with its own window.
     if (queue.length > 0) schedule();
   };
 
   const windowEnded = () => {
-    if (queue.length >= smallBatch || pending() === 0) return void drain();
+    if (ready()) return void drain();
     waitingToFill = true;
     window = setTimeout(() => void drain(), longestWaitMs - windowMs);
   };
@@ -193,7 +195,7 @@ export function createBatchCommit<I, R>(
   // setImmediate, not a synchronous start: items completing in the same turn of the event loop join.
   const schedule = () => {
     if (draining || startSoon !== undefined) return;
-    if (pending() === 0 || (waitingToFill && queue.length >= smallBatch)) startSoon = setImmediate(() => void drain());
+    if (waitingToFill ? ready() : pending() === 0) startSoon = setImmediate(() => void drain());
     else window ??= setTimeout(windowEnded, windowMs);
   };
 
