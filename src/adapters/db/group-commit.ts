@@ -132,7 +132,8 @@ export interface BatchCommitOptions {
  * A batch starts when nothing more is `pending`, or `windowMs` after its first item; one still
  * smaller than `smallBatch` then waits on until it has that many, up to `longestWaitMs` after its first item;
  * items arriving while a batch commits form the next one, which starts as soon as that commit is
- * done, so at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
+ * done if it is `smallBatch` or more or nothing more is pending, else after a window of its own;
+ * at most one batch transaction runs at a time. `afterCommit` (which must not throw) gets
  * what `write` returned, once per committed batch. If a batch fails, each of its items is
  * retried in a transaction of its own, so one bad item fails only its caller; every caller's promise
  * settles after the commit that holds its rows, or with the error that kept them out.
