@@ -75,6 +75,13 @@ const VARIANTS: Variant[] = [
     name: 'only SMTP on main',
     env: { ...WORK, SHAPE_MAIN_US: '0', SHAPE_WORKER_US: String(Number(WORK.SHAPE_MAIN_US) + Number(WORK.SHAPE_WORKER_US)), SHAPE_COMMIT_THREAD: '1', SHAPE_WINDOW_MS: '0' },
   },
+  { name: 'commit on a thread, groups of 7', env: { ...WORK, SHAPE_COMMIT_THREAD: '1', SHAPE_MAX_BATCH: '7' } },
+  { name: 'commit on a thread, groups of 10', env: { ...WORK, SHAPE_COMMIT_THREAD: '1', SHAPE_MAX_BATCH: '10' } },
+  { name: 'main analyses when the worker has 4', env: { ...WORK, SHAPE_STEAL_AT: '4' } },
+  { name: 'main analyses when the worker has 8', env: { ...WORK, SHAPE_STEAL_AT: '8' } },
+  { name: 'a second SMTP thread', env: { ...WORK, SHAPE_SMTP_THREADS: '1' } },
+  { name: 'a second SMTP thread, commit on a thread', env: { ...WORK, SHAPE_SMTP_THREADS: '1', SHAPE_COMMIT_THREAD: '1' } },
+  { name: 'groups of 7', env: { ...WORK, SHAPE_MAX_BATCH: '7' } },
   { name: 'two processes', env: { ...WORK, SHAPE_PROCESSES: '2' } },
   { name: `${REFERENCE}, 80 sessions`, env: WORK, sessions: 80 },
 ].filter((v) => options.only === undefined || v.name.includes(options.only) || v.name === REFERENCE);

@@ -9,12 +9,16 @@
  * messages still on their way, as Mailroom's batch commit does.
  *
  * Layout settings: SHAPE_WORKERS analysis workers (round robin), SHAPE_COMMIT_THREAD=1 to spin the
- * commit on a thread of its own, SHAPE_PROCESSES=N to run N such servers on one port (node:cluster).
+ * commit on a thread of its own, SHAPE_PROCESSES=N to run N such servers on one port (node:cluster),
+ * SHAPE_MAX_BATCH=N to cap a group commit at N messages, SHAPE_STEAL_AT=N for the main thread to spin
+ * an analysis itself while the worker has N, SHAPE_SMTP_THREADS=N for N more smtp-servers on worker
+ * threads sharing the listening socket (docs/decisions.md D92).
  * Prints `listening on PORT`, and on SIGTERM `accepted N` over all processes.
  */
 import cluster from 'node:cluster';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
 import { DEFAULT_BATCH_WINDOW_MS, MAX_BATCH } from '../../src/adapters/db/group-commit.js';
@@ -34,6 +38,9 @@ const WINDOW_MS = setting('SHAPE_WINDOW_MS', DEFAULT_BATCH_WINDOW_MS);
 const WORKERS = setting('SHAPE_WORKERS', 1, 1);
 const COMMIT_THREAD = setting('SHAPE_COMMIT_THREAD', 0) === 1;
 const PROCESSES = setting('SHAPE_PROCESSES', 1, 1);
+const BATCH_LIMIT = setting('SHAPE_MAX_BATCH', MAX_BATCH, 1);
+const STEAL_AT = setting('SHAPE_STEAL_AT', 0);
+const SMTP_THREADS = setting('SHAPE_SMTP_THREADS', 0);
 /** Where the appended file goes; without it nothing is written. */
 const DIRECTORY = process.env.SHAPE_DIR;
 
@@ -96,7 +103,18 @@ function spinners(count: number): (us: number, bytes?: Buffer) => Promise<void> 
 }
 
 async function serve(): Promise<void> {
-  const analyse = spinners(WORKERS);
+  const onWorker = spinners(WORKERS);
+  let atWorker = 0;
+  const analyse = async (us: number, bytes: Buffer) => {
+    if (STEAL_AT > 0 && atWorker >= STEAL_AT) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      spin(us);
+      return;
+    }
+    atWorker++;
+    await onWorker(us, bytes);
+    atWorker--;
+  };
   const commitOnThread = COMMIT_THREAD ? spinners(1) : undefined;
   const file = DIRECTORY === undefined ? undefined : await open(join(DIRECTORY, `segment-${process.pid}`), 'a');
   let onTheirWay = 0;
@@ -110,7 +128,7 @@ async function serve(): Promise<void> {
     window = undefined;
     draining = true;
     while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_BATCH);
+      const batch = queue.slice(0, BATCH_LIMIT);
       queue = queue.slice(batch.length);
       const us = COMMIT_FIXED_US + COMMIT_PER_US * batch.length;
       if (commitOnThread === undefined) spin(us);
@@ -132,6 +150,13 @@ async function serve(): Promise<void> {
     await file.datasync();
   };
 
+  const ingest = async (bytes: Buffer) => {
+    onTheirWay++;
+    await Promise.all([analyse(WORKER_US, bytes), append(bytes)]);
+    onTheirWay--;
+    await commit();
+    accepted++;
+  };
   const server = new SMTPServer({
     // Mailroom greets at once by default.
     ...plainSmtpOptionsGreetingAfter(0),
@@ -140,23 +165,16 @@ async function serve(): Promise<void> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.once('end', () => {
         const bytes = Buffer.concat(chunks);
-        onTheirWay++;
         spin(MAIN_US);
-        void Promise.all([analyse(WORKER_US, bytes), append(bytes)])
-          .then(() => {
-            onTheirWay--;
-            return commit();
-          })
-          .then(() => {
-            accepted++;
-            callback(null, 'Message accepted');
-          });
+        void ingest(bytes).then(() => callback(null, 'Message accepted'));
       });
     },
   });
   server.listen(0, '127.0.0.1', () => {
     const address = server.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
+    const fd = (server.server as unknown as { _handle: { fd: number } })._handle.fd;
+    for (let i = 0; i < SMTP_THREADS; i++) smtpThread(fd, ingest);
     if (process.send) process.send({ port });
     else console.log(`listening on ${port}`);
   });
@@ -164,8 +182,56 @@ async function serve(): Promise<void> {
     if (process.send) process.send({ accepted }, () => process.exit(0));
     else {
       console.log(`accepted ${accepted}`);
+      if (SMTP_THREADS > 0) console.log(`from SMTP threads ${fromSmtpThreads}`);
       process.exit(0);
     }
+  });
+}
+
+/**
+ * An smtp-server of its own on a worker thread, listening on the main thread's listening socket (a
+ * descriptor is the process's, so `listen({ fd })` shares it and the kernel gives each connection to
+ * one of the threads). It spins SHAPE_MAIN_US per message there and hands the bytes to the main
+ * thread, which analyses, appends and commits them as its own, then answers.
+ */
+const SMTP_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { SMTPServer } = require(workerData.smtpServer);
+const { SMTPConnection } = require(workerData.smtpConnection);
+${CHURN}
+SMTPConnection.prototype.init = function () { this._setListeners(() => setImmediate(() => this.connectionReady())); };
+const waiting = new Map();
+let next = 0;
+parentPort.on('message', (id) => { waiting.get(id)(); waiting.delete(id); });
+const server = new SMTPServer({
+  authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false,
+  onData(stream, _session, callback) {
+    const chunks = [];
+    stream.on('data', (chunk) => chunks.push(chunk));
+    stream.once('end', () => {
+      const bytes = Buffer.concat(chunks);
+      churn(Math.round(workerData.mainUs * workerData.perUs));
+      const id = next++;
+      waiting.set(id, () => callback(null, 'Message accepted'));
+      parentPort.postMessage({ id, bytes });
+    });
+  },
+});
+server.listen({ fd: workerData.fd });`;
+
+/** Messages the SMTP threads handed over: the kernel's share of connections for them. */
+let fromSmtpThreads = 0;
+
+function smtpThread(fd: number, ingest: (bytes: Buffer) => Promise<void>): void {
+  const require = createRequire(import.meta.url);
+  const thread = new Worker(SMTP_THREAD, {
+    eval: true,
+    workerData: { fd, mainUs: MAIN_US, perUs: ITERATIONS_PER_US, smtpServer: require.resolve('smtp-server'), smtpConnection: require.resolve('smtp-server/lib/smtp-connection.js') },
+  });
+  thread.unref();
+  thread.on('message', ({ id, bytes }: { id: number; bytes: Uint8Array }) => {
+    fromSmtpThreads++;
+    void ingest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).then(() => thread.postMessage(id));
   });
 }
 
