@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SMTPServer } from 'smtp-server';
 import { DEFAULT_BATCH_WINDOW_MS, MAX_BATCH } from '../../src/adapters/db/group-commit.js';
-import { plainSmtpOptionsGreetingAfter } from './plain-smtp-options.js';
+import { PLAIN_SMTP_OPTIONS, plainSmtpOptionsGreetingAfter } from './plain-smtp-options.js';
 
 function setting(name: string, fallback: number, least = 0): number {
   const value = Number(process.env[name] ?? fallback);
@@ -199,12 +199,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { SMTPServer } = require(workerData.smtpServer);
 const { SMTPConnection } = require(workerData.smtpConnection);
 ${CHURN}
+// greeting-delay.ts's patch with a pause of 0, written out: an eval'd thread cannot import that TypeScript module.
 SMTPConnection.prototype.init = function () { this._setListeners(() => setImmediate(() => this.connectionReady())); };
 const waiting = new Map();
 let next = 0;
 parentPort.on('message', (id) => { waiting.get(id)(); waiting.delete(id); });
 const server = new SMTPServer({
-  authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false,
+  ...workerData.options,
   onData(stream, _session, callback) {
     const chunks = [];
     stream.on('data', (chunk) => chunks.push(chunk));
@@ -226,7 +227,7 @@ function smtpThread(fd: number, ingest: (bytes: Buffer) => Promise<void>): void 
   const require = createRequire(import.meta.url);
   const thread = new Worker(SMTP_THREAD, {
     eval: true,
-    workerData: { fd, mainUs: MAIN_US, perUs: ITERATIONS_PER_US, smtpServer: require.resolve('smtp-server'), smtpConnection: require.resolve('smtp-server/lib/smtp-connection.js') },
+    workerData: { fd, options: PLAIN_SMTP_OPTIONS, mainUs: MAIN_US, perUs: ITERATIONS_PER_US, smtpServer: require.resolve('smtp-server'), smtpConnection: require.resolve('smtp-server/lib/smtp-connection.js') },
   });
   thread.unref();
   thread.on('message', ({ id, bytes }: { id: number; bytes: Uint8Array }) => {
